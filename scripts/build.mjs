@@ -1,0 +1,17 @@
+// Bundles the extension host code, the demo agent and the webview with esbuild.
+// Development builds carry source maps; `--release` minifies and drops them (what the VSIX ships).
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+
+const release = process.argv.includes('--release');
+const common = { bundle: true, minify: release, sourcemap: release ? false : 'linked', logLevel: 'warning', legalComments: 'none' };
+
+rmSync('dist', { recursive: true, force: true });
+rmSync('media/webview.js.map', { force: true });
+
+await Promise.all([
+  build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),
+  build({ ...common, entryPoints: ['src/demo-agent/main.ts'], outfile: 'dist/demo-agent.js', platform: 'node', format: 'cjs', target: 'node20' }),
+  build({ ...common, entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js', platform: 'browser', format: 'iife', target: 'es2022' }),
+]);
+console.log(`built ${release ? 'release' : 'development'} bundles`);

@@ -1,0 +1,200 @@
+import type { Readable, Writable } from 'node:stream';
+import { createMessageConnection, ResponseError } from 'vscode-jsonrpc/node';
+import type { Logger, Message, MessageConnection } from 'vscode-jsonrpc/node';
+import type { z } from 'zod';
+import { ErrorCodes, formatZodError } from '../protocol/errors';
+import { NdjsonMessageReader, NdjsonMessageWriter } from './ndjson';
+import type { SkippedLine } from './ndjson';
+
+/** What the connection needs to know of a method; the protocol layer's method table has this shape. */
+export interface RequestSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+  readonly method: string;
+  readonly params: P;
+  readonly result: R;
+}
+export interface NotificationSpec<P extends z.ZodType = z.ZodType> {
+  readonly method: string;
+  readonly params: P;
+}
+
+export interface ConnectionLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export type TraceDirection = 'send' | 'receive';
+
+export interface ConnectionOptions {
+  log: ConnectionLog;
+  /** Every message both ways, for the protocol trace. */
+  onTrace?: (direction: TraceDirection, message: Message) => void;
+  maxLineBytes?: number;
+}
+
+/** Raised for every request still waiting when the agent's stdout closes. */
+export class ConnectionClosedError extends Error {
+  constructor(method: string) {
+    super(`The agent closed the connection before answering ${method}`);
+    this.name = 'ConnectionClosedError';
+  }
+}
+
+/** The agent answered with something our schema rejects: the call fails, the connection lives on. */
+export class InvalidResultError extends Error {
+  constructor(method: string, details: string) {
+    super(`The agent's answer to ${method} is invalid: ${details}`);
+    this.name = 'InvalidResultError';
+  }
+}
+
+/**
+ * A typed ACP connection over any pair of streams (a child's stdio, or in-memory pairs in tests).
+ * Ids are vscode-jsonrpc's business and are kept per direction: our ids count up from 0 and a
+ * response can only settle one of ours, while the agent's requests may use any string or integer.
+ * Everything inbound is validated with zod; a bad request gets -32602, a bad notification is logged.
+ */
+export class AcpConnection {
+  private readonly rpc: MessageConnection;
+  private readonly writer: NdjsonMessageWriter;
+  private readonly closeWaiters = new Set<(error: Error) => void>();
+  private isClosed = false;
+  private readonly closedPromise: Promise<void>;
+  private readonly log: ConnectionLog;
+
+  constructor(input: Readable, output: Writable, options: ConnectionOptions) {
+    this.log = options.log;
+    const trace = options.onTrace;
+    const reader = new NdjsonMessageReader(input, {
+      maxLineBytes: options.maxLineBytes,
+      onSkippedLine: (line) => this.onSkippedLine(line),
+      onMessage: trace && ((m) => trace('receive', m)),
+    });
+    this.writer = new NdjsonMessageWriter(output, trace && ((m) => trace('send', m)));
+    this.rpc = createMessageConnection(reader, this.writer, rpcLogger(this.log));
+    let markClosed: () => void = () => undefined;
+    this.closedPromise = new Promise((resolve) => (markClosed = resolve));
+    this.rpc.onClose(() => {
+      this.isClosed = true;
+      for (const reject of this.closeWaiters) reject(new Error('closed'));
+      this.closeWaiters.clear();
+      markClosed();
+    });
+    this.rpc.onError(([error]) => this.log.warn(`Connection error: ${error.message}`));
+    this.rpc.onUnhandledNotification((n) => {
+      // `$/…` and unknown notifications may be ignored (ACP §12); keep a trace of them anyway.
+      if (!n.method.startsWith('$/')) this.log.info(`Ignored notification ${n.method}`);
+    });
+    this.rpc.listen();
+  }
+
+  /** Resolves once the agent's output has ended; every pending request has been rejected by then. */
+  get closed(): Promise<void> {
+    return this.closedPromise;
+  }
+
+  async request<P extends z.ZodType, R extends z.ZodType>(spec: RequestSpec<P, R>, params: z.input<P>): Promise<z.output<R>> {
+    if (this.isClosed) throw new ConnectionClosedError(spec.method);
+    // No CancellationToken here on purpose: vscode-jsonrpc would send LSP's `$/cancelRequest`.
+    // ACP turns are cancelled with `session/cancel`.
+    const raw = await new Promise<unknown>((resolve, reject) => {
+      const onClose = () => reject(new ConnectionClosedError(spec.method));
+      this.closeWaiters.add(onClose);
+      this.rpc.sendRequest(spec.method, params).then(resolve, reject).finally(() => this.closeWaiters.delete(onClose));
+    });
+    const parsed = spec.result.safeParse(raw);
+    if (!parsed.success) throw new InvalidResultError(spec.method, formatZodError(parsed.error));
+    return parsed.data;
+  }
+
+  async notify<P extends z.ZodType>(spec: NotificationSpec<P>, params: z.input<P>): Promise<void> {
+    if (this.isClosed) return; // a notification to a dead agent has no one to tell
+    await this.rpc.sendNotification(spec.method, params);
+  }
+
+  /** Serves an agent→client request; the handler gets validated params. Thrown errors with a numeric `code` keep it. */
+  onRequest<P extends z.ZodType, R extends z.ZodType>(
+    spec: RequestSpec<P, R>,
+    handler: (params: z.output<P>) => Promise<z.input<R>> | z.input<R>,
+  ): void {
+    this.rpc.onRequest(spec.method, async (raw: unknown) => {
+      const parsed = spec.params.safeParse(raw ?? {});
+      if (!parsed.success) {
+        this.log.warn(`Rejected ${spec.method}: ${formatZodError(parsed.error)}`);
+        return new ResponseError(ErrorCodes.InvalidParams, `Invalid params for ${spec.method}: ${formatZodError(parsed.error)}`);
+      }
+      try {
+        const result = await handler(parsed.data);
+        // ACP: send `{}` for an empty result, never `null` (DIGEST §13.3).
+        return result ?? {};
+      } catch (error) {
+        return toResponseError(error);
+      }
+    });
+  }
+
+  onNotification<P extends z.ZodType>(spec: NotificationSpec<P>, handler: (params: z.output<P>) => void): void {
+    this.rpc.onNotification(spec.method, (raw: unknown) => {
+      const parsed = spec.params.safeParse(raw ?? {});
+      if (!parsed.success) {
+        this.log.warn(`Dropped invalid ${spec.method}: ${formatZodError(parsed.error)}`);
+        return;
+      }
+      try {
+        handler(parsed.data);
+      } catch (error) {
+        this.log.error(`Handler for ${spec.method} failed: ${(error as Error).stack ?? error}`);
+      }
+    });
+  }
+
+  /** Ends our side: stdin closes, pending requests reject. */
+  dispose(): void {
+    if (!this.isClosed) {
+      this.isClosed = true;
+      for (const reject of this.closeWaiters) reject(new Error('disposed'));
+      this.closeWaiters.clear();
+    }
+    this.rpc.end();
+    this.rpc.dispose();
+  }
+
+  private onSkippedLine(line: SkippedLine): void {
+    switch (line.reason) {
+      case 'not-json':
+        this.log.warn(`Skipped a non-JSON line from the agent: ${line.preview}`);
+        return;
+      case 'too-long':
+        this.log.error(`Dropped a message of ${line.bytes} bytes from the agent (over the size limit)`);
+        return;
+      case 'malformed-json':
+        this.log.warn(`Malformed JSON from the agent: ${line.preview}`);
+        this.replyError(null, ErrorCodes.ParseError, 'Parse error');
+        return;
+      case 'invalid-message':
+        this.log.warn(`Invalid JSON-RPC message from the agent (${line.problem}): ${line.preview}`);
+        this.replyError(line.id, ErrorCodes.InvalidRequest, `Invalid request: ${line.problem}`);
+        return;
+    }
+  }
+
+  /** vscode-jsonrpc cannot answer what it never saw, so these go straight to the (serialized) writer. */
+  private replyError(id: string | number | null, code: number, message: string): void {
+    if (this.isClosed) return;
+    const response = { jsonrpc: '2.0', id, error: { code, message } };
+    this.writer.write(response as Message).catch((e: Error) => this.log.warn(`Could not answer the agent: ${e.message}`));
+  }
+}
+
+function toResponseError(error: unknown): ResponseError<unknown> {
+  if (error instanceof ResponseError) return error;
+  const e = error as { code?: unknown; message?: unknown; data?: unknown };
+  const message = typeof e?.message === 'string' ? e.message : String(error);
+  return typeof e?.code === 'number' && Number.isInteger(e.code)
+    ? new ResponseError(e.code, message, e.data)
+    : new ResponseError(ErrorCodes.InternalError, message);
+}
+
+function rpcLogger(log: ConnectionLog): Logger {
+  return { error: log.error, warn: log.warn, info: log.info, log: log.info };
+}

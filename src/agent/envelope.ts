@@ -1,0 +1,35 @@
+import type { Message } from 'vscode-jsonrpc/node';
+
+/**
+ * JSON-RPC 2.0 envelope rules, checked before vscode-jsonrpc sees a message: it only logs what
+ * it cannot classify, but a peer that sent a broken request is owed a -32600 answer.
+ * Anything with an id and no method is handed on as a response: vscode-jsonrpc settles (or
+ * rejects) the matching pending request, or logs an unknown id. Answering a response is never right.
+ * (ACP has no batches: the SDK, too, answers an array with a single -32600.)
+ */
+export type EnvelopeCheck =
+  | { ok: true; message: Message }
+  | { ok: false; problem: string; id: string | number | null };
+
+type Id = string | number | null;
+
+const isId = (v: unknown): v is Id => typeof v === 'string' || typeof v === 'number' || v === null;
+
+export function checkEnvelope(value: unknown): EnvelopeCheck {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, problem: Array.isArray(value) ? 'batches are not supported' : 'a message must be a JSON object', id: null };
+  }
+  const m = value as Record<string, unknown>;
+  const id = isId(m.id) ? m.id : null;
+  if (!('method' in m)) {
+    if ('id' in m) return { ok: true, message: m as unknown as Message };
+    return { ok: false, problem: 'a message needs a method or an id', id: null };
+  }
+  if (m.jsonrpc !== '2.0') return { ok: false, problem: 'jsonrpc must be "2.0"', id };
+  if ('id' in m && !isId(m.id)) return { ok: false, problem: 'id must be a string, a number or null', id: null };
+  if (typeof m.method !== 'string') return { ok: false, problem: 'method must be a string', id };
+  if (m.params !== undefined && (typeof m.params !== 'object' || m.params === null)) {
+    return { ok: false, problem: 'params must be an object or an array', id };
+  }
+  return { ok: true, message: m as unknown as Message };
+}

@@ -1,0 +1,53 @@
+import { execFile } from 'node:child_process';
+
+/**
+ * Editors started from a GUI lack the PATH that nvm, asdf, fnm or direnv set up in the user's
+ * shell, so `npx` or `claude-code-acp` are "not found". Like VS Code itself, ask the login
+ * shell once for its environment, and fall back to our own if that fails or is slow.
+ */
+export type Env = Record<string, string>;
+
+const MARK = '__ACP_HOST_ENV__';
+const TIMEOUT_MS = 10_000;
+
+export function currentEnv(): Env {
+  const env: Env = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+/** Parses `env -0` output framed by markers (an interactive shell may print a banner around it). */
+export function parseEnvOutput(output: string): Env | undefined {
+  const start = output.indexOf(MARK);
+  const end = output.lastIndexOf(MARK);
+  if (start === -1 || end <= start) return undefined;
+  const env: Env = {};
+  for (const entry of output.slice(start + MARK.length, end).split('\0')) {
+    const eq = entry.indexOf('=');
+    if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  return Object.keys(env).length > 0 ? env : undefined;
+}
+
+export function resolveLoginShellEnv(base: Env = currentEnv(), platform = process.platform): Promise<Env> {
+  if (platform === 'win32') return Promise.resolve(base);
+  const shell = base.SHELL || '/bin/sh';
+  // -i as well as -l: nvm and friends are usually set up in the rc file, not the profile.
+  const interactive = /(bash|zsh|fish)$/.test(shell) ? ['-i'] : [];
+  const script = `printf '${MARK}'; env -0; printf '${MARK}'`;
+  return new Promise((resolve) => {
+    execFile(
+      shell,
+      [...interactive, '-l', '-c', script],
+      { env: { ...base, ACP_HOST_RESOLVING_ENVIRONMENT: '1' }, timeout: TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
+      (_error, stdout) => {
+        const env = parseEnvOutput(stdout ?? '');
+        if (!env) return resolve(base);
+        delete env.ACP_HOST_RESOLVING_ENVIRONMENT;
+        // The shell's PWD/SHLVL/_ describe that throwaway shell, not the agent.
+        for (const k of ['PWD', 'OLDPWD', 'SHLVL', '_']) delete env[k];
+        resolve({ ...base, ...env });
+      },
+    );
+  });
+}

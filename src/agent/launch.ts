@@ -1,0 +1,105 @@
+import { AcpConnection } from './connection';
+import type { ConnectionOptions } from './connection';
+import { AgentProcess } from './process';
+import type { ExitInfo, LaunchSpec } from './process';
+import { agentMethods } from '../protocol/methods';
+import type { ClientCapabilities, Implementation, InitializeResponse } from '../protocol';
+import { PROTOCOL_VERSION } from '../protocol/version';
+
+export type StartFailure = 'not-found' | 'spawn-failed' | 'exited' | 'timeout' | 'unsupported-version' | 'protocol';
+
+/** Why an agent did not come up, in words a user can act on: exit code and the end of stderr included. */
+export class AgentStartError extends Error {
+  constructor(
+    readonly failure: StartFailure,
+    message: string,
+    readonly exit: ExitInfo | undefined,
+    readonly stderrTail: string[],
+  ) {
+    super(stderrTail.length > 0 ? `${message}\nLast lines of its stderr:\n${stderrTail.join('\n')}` : message);
+    this.name = 'AgentStartError';
+  }
+}
+
+export interface StartOptions extends ConnectionOptions {
+  name: string;
+  clientInfo: Implementation;
+  clientCapabilities: ClientCapabilities;
+  initializeTimeoutMs: number;
+  onStderrLine?: (line: string) => void;
+}
+
+export interface RunningAgent {
+  process: AgentProcess;
+  connection: AcpConnection;
+  initialize: InitializeResponse;
+}
+
+const STDERR_TAIL_LINES = 15;
+
+export function describeExit(exit: ExitInfo): string {
+  if (exit.signal) return `was killed by ${exit.signal}`;
+  return `exited with code ${exit.code}`;
+}
+
+/**
+ * Spawns the agent and runs `initialize`, raced against the process exiting and a timeout, so
+ * a crash or a hang always ends in an AgentStartError, never an endless spinner.
+ * `register` runs before `initialize` is sent: agents may call back (or notify) right away.
+ */
+export async function startAgent(
+  spec: LaunchSpec,
+  options: StartOptions,
+  register: (connection: AcpConnection) => void = () => undefined,
+): Promise<RunningAgent> {
+  const agent = new AgentProcess(spec, options.onStderrLine);
+  const connection = new AcpConnection(agent.stdout, agent.stdin, options);
+  register(connection);
+  const fail = async (failure: StartFailure, message: string): Promise<never> => {
+    connection.dispose();
+    const exit = agent.hasExited ? await agent.exited : await agent.shutdown({ graceMs: 200, termMs: 1000 });
+    throw new AgentStartError(failure, message, exit, agent.stderrTail.last(STDERR_TAIL_LINES));
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  type Outcome = { kind: 'ok'; value: InitializeResponse } | { kind: 'error'; error: Error } | { kind: 'exit'; exit: ExitInfo } | { kind: 'timeout' };
+  const outcome = await Promise.race<Outcome>([
+    connection
+      .request(agentMethods.initialize, {
+        protocolVersion: PROTOCOL_VERSION,
+        clientCapabilities: options.clientCapabilities,
+        clientInfo: options.clientInfo,
+      })
+      .then((value) => ({ kind: 'ok' as const, value }), (error: Error) => ({ kind: 'error' as const, error })),
+    agent.exited.then((exit) => ({ kind: 'exit' as const, exit })),
+    new Promise<Outcome>((resolve) => (timer = setTimeout(() => resolve({ kind: 'timeout' }), options.initializeTimeoutMs))),
+  ]);
+  clearTimeout(timer);
+
+  switch (outcome.kind) {
+    case 'ok':
+      if (outcome.value.protocolVersion !== PROTOCOL_VERSION) {
+        return fail(
+          'unsupported-version',
+          `${options.name} speaks ACP protocol version ${outcome.value.protocolVersion}; ACP Host speaks version ${PROTOCOL_VERSION}.`,
+        );
+      }
+      return { process: agent, connection, initialize: outcome.value };
+    case 'exit': {
+      const { exit } = outcome;
+      if (exit.spawnError?.code === 'ENOENT') {
+        return fail('not-found', `Could not start ${options.name}: the command "${spec.command}" was not found on PATH.`);
+      }
+      if (exit.spawnError) return fail('spawn-failed', `Could not start ${options.name}: ${exit.spawnError.message}`);
+      return fail('exited', `${options.name} ${describeExit(exit)} before it finished initializing.`);
+    }
+    case 'timeout':
+      return fail('timeout', `${options.name} did not answer initialize within ${Math.round(options.initializeTimeoutMs / 1000)} s.`);
+    case 'error':
+      // The stream may have closed because the process is exiting: prefer its exit code.
+      if (await Promise.race([agent.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 300))])) {
+        return fail('exited', `${options.name} ${describeExit(await agent.exited)} before it finished initializing.`);
+      }
+      return fail('protocol', `${options.name} failed to initialize: ${outcome.error.message}`);
+  }
+}

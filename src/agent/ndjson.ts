@@ -1,0 +1,169 @@
+import type { Readable, Writable } from 'node:stream';
+import { AbstractMessageReader, AbstractMessageWriter, Disposable } from 'vscode-jsonrpc/node';
+import type { DataCallback, Message, MessageReader, MessageWriter } from 'vscode-jsonrpc/node';
+import { checkEnvelope } from './envelope';
+
+/**
+ * ACP frames messages as one JSON object per line (NDJSON). vscode-jsonrpc only ships
+ * Content-Length framing, and silently picks it when handed raw streams, so the connection
+ * always gets these two classes instead.
+ */
+
+/** Lines that did not become messages, reported so they can be logged (and answered). */
+export type SkippedLine =
+  /** Not JSON at all: a banner, an npm warning, escape sequences. Logged only. */
+  | { reason: 'not-json'; preview: string }
+  /** Looks like JSON (`{` or `[`) but does not parse: a -32700 parse error is owed. */
+  | { reason: 'malformed-json'; preview: string }
+  /** JSON, but not a JSON-RPC 2.0 message: a -32600 invalid request is owed (to `id` when it had a usable one). */
+  | { reason: 'invalid-message'; preview: string; problem: string; id: string | number | null }
+  /** Longer than the cap: dropped without being buffered past the cap. */
+  | { reason: 'too-long'; bytes: number };
+
+export interface NdjsonReaderOptions {
+  /** A line longer than this many bytes is dropped (default 32 MiB, the ACP SDK's cap too). */
+  maxLineBytes?: number;
+  onSkippedLine?: (line: SkippedLine) => void;
+  /** Sees every message before the connection does (the protocol trace). */
+  onMessage?: (message: Message) => void;
+}
+
+export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+const NEWLINE = 0x0a;
+const PREVIEW_CHARS = 200;
+
+export class NdjsonMessageReader extends AbstractMessageReader implements MessageReader {
+  private readonly maxLineBytes: number;
+  private readonly onSkippedLine: (line: SkippedLine) => void;
+  private readonly onMessage: ((message: Message) => void) | undefined;
+  /** The current line's pieces; joined once when its newline arrives, never rescanned. */
+  private pieces: Buffer[] = [];
+  private pieceBytes = 0;
+  /** Set while the rest of an over-long line is being thrown away; counts its bytes. */
+  private discardedBytes: number | undefined;
+  private callback: DataCallback | undefined;
+
+  constructor(private readonly readable: Readable, options: NdjsonReaderOptions = {}) {
+    super();
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.onSkippedLine = options.onSkippedLine ?? (() => undefined);
+    this.onMessage = options.onMessage;
+  }
+
+  listen(callback: DataCallback): Disposable {
+    this.callback = callback;
+    const onData = (chunk: Buffer | string) => this.onData(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    const onEnd = () => {
+      this.flushLine(); // a last message without its newline still counts
+      this.fireClose();
+    };
+    const onError = (error: Error) => this.fireError(error);
+    this.readable.on('data', onData);
+    this.readable.on('end', onEnd);
+    this.readable.on('error', onError);
+    return Disposable.create(() => {
+      this.callback = undefined;
+      this.readable.off('data', onData);
+      this.readable.off('end', onEnd);
+      this.readable.off('error', onError);
+    });
+  }
+
+  private onData(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(NEWLINE, start); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
+      this.append(chunk.subarray(start, nl));
+      this.flushLine();
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.append(chunk.subarray(start));
+  }
+
+  private append(piece: Buffer): void {
+    if (this.discardedBytes !== undefined) {
+      this.discardedBytes += piece.length;
+    } else if (this.pieceBytes + piece.length > this.maxLineBytes) {
+      this.discardedBytes = this.pieceBytes + piece.length;
+      this.pieces = [];
+      this.pieceBytes = 0;
+    } else if (piece.length > 0) {
+      this.pieces.push(piece);
+      this.pieceBytes += piece.length;
+    }
+  }
+
+  private flushLine(): void {
+    if (this.discardedBytes !== undefined) {
+      this.onSkippedLine({ reason: 'too-long', bytes: this.discardedBytes });
+      this.discardedBytes = undefined;
+      return;
+    }
+    if (this.pieceBytes === 0) return;
+    const line = (this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces)).toString('utf8').trim();
+    this.pieces = [];
+    this.pieceBytes = 0;
+    if (line.length > 0) this.parseLine(line);
+  }
+
+  private parseLine(line: string): void {
+    const preview = line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS)}…` : line;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      const looksLikeJson = line.startsWith('{') || line.startsWith('[');
+      this.onSkippedLine({ reason: looksLikeJson ? 'malformed-json' : 'not-json', preview });
+      return;
+    }
+    const checked = checkEnvelope(value);
+    if (!checked.ok) {
+      this.onSkippedLine({ reason: 'invalid-message', preview, problem: checked.problem, id: checked.id });
+      return;
+    }
+    this.onMessage?.(checked.message);
+    this.callback?.(checked.message);
+  }
+}
+
+/** Writes one message per line, strictly in order: a write starts only when the previous one was flushed. */
+export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
+  private queue: Promise<void> = Promise.resolve();
+  private errorCount = 0;
+
+  /** `onMessage` sees every message as it is queued (the protocol trace). */
+  constructor(
+    private readonly writable: Writable,
+    private readonly onMessage?: (message: Message) => void,
+  ) {
+    super();
+    writable.on('error', (error) => this.fireError(error));
+    writable.on('close', () => this.fireClose());
+  }
+
+  write(message: Message): Promise<void> {
+    this.onMessage?.(message);
+    const line = `${JSON.stringify(message)}\n`;
+    const written = this.queue.then(() => this.writeLine(line, message));
+    // A failed write must not block the ones after it.
+    this.queue = written.catch(() => undefined);
+    return written;
+  }
+
+  private writeLine(line: string, message: Message): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.writable.destroyed || this.writable.writableEnded) {
+        reject(new Error('The agent closed its stdin'));
+        return;
+      }
+      this.writable.write(line, 'utf8', (error) => {
+        if (!error) return resolve();
+        this.fireError(error, message, ++this.errorCount);
+        reject(error);
+      });
+    });
+  }
+
+  end(): void {
+    if (!this.writable.writableEnded) this.writable.end();
+  }
+}

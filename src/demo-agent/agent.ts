@@ -1,0 +1,157 @@
+// The demo agent's request handlers: initialize, sessions, modes, prompt turns and cancellation.
+// Every request is checked before use; bad params get -32602 with a message saying what is wrong.
+
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import type { ClientCapabilities, ContentBlock, Implementation, StopReason } from './acp-types';
+import { COMMANDS } from './commands';
+import { log } from './log';
+import { DemoSession, MODES } from './session';
+import { runTurn } from './turn';
+import { TurnIO } from './turn-io';
+import { ErrorCodes, type RequestId, RpcError, type Wire } from './wire';
+
+/** Keep in step with package.json (the bundle has no access to it at run time). */
+export const DEMO_AGENT_VERSION = '0.1.0';
+export const AGENT_INFO: Implementation = { name: 'acp-host-demo', title: 'Demo agent', version: DEMO_AGENT_VERSION };
+const PROTOCOL_VERSION = 1;
+
+export interface DemoAgentOptions {
+  /** Base delay between streamed steps, in ms. */
+  delayMs: number;
+}
+
+export function registerDemoAgent(wire: Wire, options: DemoAgentOptions): void {
+  let clientCaps: ClientCapabilities | undefined; // set by initialize
+  const sessions = new Map<string, DemoSession>();
+  const turnsByRequestId = new Map<RequestId, TurnIO>(); // for $/cancel_request
+
+  const requireInitialized = (): ClientCapabilities => {
+    if (!clientCaps) throw new RpcError(ErrorCodes.invalidRequest, 'initialize must be the first request');
+    return clientCaps;
+  };
+  const getSession = (sessionId: unknown): DemoSession => {
+    const session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (!session) throw new RpcError(ErrorCodes.resourceNotFound, `Unknown sessionId ${JSON.stringify(sessionId)}`);
+    return session;
+  };
+
+  wire.onRequest('initialize', (params) => {
+    const p = object(params, 'initialize');
+    if (!Number.isInteger(p.protocolVersion)) throw invalidParams('initialize: protocolVersion must be an integer');
+    const caps = (p.clientCapabilities ?? {}) as ClientCapabilities;
+    clientCaps = {
+      fs: { readTextFile: caps.fs?.readTextFile === true, writeTextFile: caps.fs?.writeTextFile === true },
+      terminal: caps.terminal === true,
+    };
+    log('initialize from', p.clientInfo ?? '(no clientInfo)', 'protocolVersion', p.protocolVersion, 'capabilities', clientCaps);
+    // We speak only v1: echo 1 if asked for it, else answer with our latest (also 1).
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: false,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+      },
+      authMethods: [],
+      agentInfo: AGENT_INFO,
+    };
+  });
+
+  wire.onRequest('authenticate', () => {
+    throw invalidParams('authenticate: this agent has no authentication methods');
+  });
+
+  wire.onRequest('session/new', (params, ctx) => {
+    requireInitialized();
+    const p = object(params, 'session/new');
+    if (typeof p.cwd !== 'string' || !path.isAbsolute(p.cwd)) {
+      throw invalidParams(`session/new: cwd must be an absolute path, got ${JSON.stringify(p.cwd)}`);
+    }
+    if (!Array.isArray(p.mcpServers)) throw invalidParams('session/new: mcpServers must be an array (it may be empty)');
+    const session = new DemoSession(`demo-${randomUUID()}`, p.cwd);
+    sessions.set(session.id, session);
+    log(`new session ${session.id} in ${session.cwd} (${p.mcpServers.length} MCP servers, ignored)`);
+    // Commands are announced after the response, as real agents do (some even send them before).
+    ctx.afterReply(() =>
+      wire.notify('session/update', {
+        sessionId: session.id,
+        update: { sessionUpdate: 'available_commands_update', availableCommands: COMMANDS },
+      }),
+    );
+    return { sessionId: session.id, modes: { currentModeId: session.modeId, availableModes: MODES } };
+  });
+
+  wire.onRequest('session/set_mode', (params) => {
+    const p = object(params, 'session/set_mode');
+    const session = getSession(p.sessionId);
+    if (!MODES.some((m) => m.id === p.modeId)) throw invalidParams(`session/set_mode: unknown modeId ${JSON.stringify(p.modeId)}`);
+    session.modeId = p.modeId as string;
+    log(`session ${session.id} mode -> ${session.modeId}`);
+    wire.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'current_mode_update', currentModeId: session.modeId } });
+    return {};
+  });
+
+  wire.onRequest('session/prompt', async (params, ctx) => {
+    const caps = requireInitialized();
+    const p = object(params, 'session/prompt');
+    const session = getSession(p.sessionId);
+    if (!Array.isArray(p.prompt)) throw invalidParams('session/prompt: prompt must be an array of content blocks');
+    if (session.turn) throw new RpcError(ErrorCodes.invalidRequest, 'session/prompt: a turn is already running in this session');
+
+    const io = new TurnIO(wire, session.id, options.delayMs);
+    session.turn = io;
+    session.turnCount += 1;
+    turnsByRequestId.set(ctx.id, io);
+    log(`turn ${session.turnCount} in ${session.id} started`);
+    try {
+      // Race the turn against the cancel so that the answer goes out at once, even if the
+      // turn is waiting on the client (a read, a permission); the turn stops at its next step.
+      const outcome = await Promise.race([
+        runTurn({ io, session, caps }, p.prompt as ContentBlock[]).then(
+          (stopReason) => ({ stopReason }),
+          (error: unknown) => ({ error }),
+        ),
+        io.cancelled.then(() => ({ stopReason: 'cancelled' as StopReason })),
+      ]);
+      // After session/cancel the answer MUST be 'cancelled', even if the turn failed meanwhile.
+      if (io.isCancelled) return { stopReason: 'cancelled' };
+      if ('error' in outcome) throw outcome.error;
+      log(`turn ${session.turnCount} ended: ${outcome.stopReason}`);
+      return { stopReason: outcome.stopReason };
+    } finally {
+      io.cancel(); // nothing of this turn may be sent after its response
+      session.turn = undefined;
+      turnsByRequestId.delete(ctx.id);
+    }
+  });
+
+  wire.onNotification('session/cancel', (params) => {
+    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
+    const session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (!session?.turn) {
+      log(`session/cancel for ${JSON.stringify(sessionId)}: no turn running`);
+      return;
+    }
+    log(`session/cancel: cancelling turn ${session.turnCount} in ${session.id}`);
+    session.turn.cancel();
+  });
+
+  // The protocol-level cancel of one request; for a pending session/prompt it ends the turn
+  // like session/cancel (the prompt is still answered, with stopReason 'cancelled').
+  wire.onNotification('$/cancel_request', (params) => {
+    const requestId = (params as { requestId?: unknown } | null)?.requestId;
+    const turn = turnsByRequestId.get(requestId as RequestId);
+    if (turn) turn.cancel();
+  });
+}
+
+function object(params: unknown, method: string): Record<string, unknown> {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    throw invalidParams(`${method}: params must be an object`);
+  }
+  return params as Record<string, unknown>;
+}
+
+function invalidParams(message: string): RpcError {
+  return new RpcError(ErrorCodes.invalidParams, message);
+}

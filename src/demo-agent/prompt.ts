@@ -1,0 +1,39 @@
+// Reads what the user sent in a session/prompt: the text, and the names of attached context.
+
+import type { ContentBlock } from './acp-types';
+
+export interface PromptSummary {
+  /** All text blocks, joined with newlines. */
+  text: string;
+  /** Names of resource_link blocks (e.g. @-mentioned files the client did not embed). */
+  links: string[];
+  /** Embedded `resource` blocks: their uri and how much text they carry. */
+  embedded: Array<{ uri: string; chars: number | undefined }>;
+  /** Block types we did not advertise and therefore ignore (image, audio, unknown). */
+  ignored: string[];
+}
+
+export function summarisePrompt(blocks: readonly ContentBlock[]): PromptSummary {
+  const texts: string[] = [];
+  const summary: PromptSummary = { text: '', links: [], embedded: [], ignored: [] };
+  for (const block of blocks) {
+    switch (block.type) {
+      case 'text':
+        texts.push(block.text);
+        break;
+      case 'resource_link':
+        summary.links.push(block.name || block.uri);
+        break;
+      case 'resource':
+        summary.embedded.push({
+          uri: block.resource.uri,
+          chars: typeof block.resource.text === 'string' ? block.resource.text.length : undefined,
+        });
+        break;
+      default:
+        summary.ignored.push(String((block as { type?: unknown }).type));
+    }
+  }
+  summary.text = texts.join('\n');
+  return summary;
+}

@@ -1,0 +1,211 @@
+import { startAgent, AgentStartError, describeExit } from '../agent/launch';
+import type { RunningAgent } from '../agent/launch';
+import type { AcpConnection, ConnectionLog, TraceDirection } from '../agent/connection';
+import type { LaunchSpec } from '../agent/process';
+import { agentMethods, clientMethods } from '../protocol/methods';
+import type { ClientCapabilities, ReadTextFileRequest, RequestPermissionResponse } from '../protocol';
+import { Transcript } from '../session/transcript';
+import type { TranscriptEvent } from '../session/transcript';
+import type { StatusView } from '../webview-protocol/messages';
+
+/** What the controller needs from VS Code, as plain functions, so it has no `vscode` import. */
+export interface AgentPorts {
+  readTextFile(request: ReadTextFileRequest): Promise<string>;
+  log: ConnectionLog;
+  onTrace(agentName: string, direction: TraceDirection, message: unknown): void;
+}
+
+export interface AgentDefinition {
+  name: string;
+  launch: () => Promise<LaunchSpec>;
+}
+
+export interface ControllerSettings {
+  initializeTimeoutMs: number;
+  maxLineBytes: number;
+  workspaceFolder: string;
+  clientVersion: string;
+}
+
+/** Exactly what this build serves; an agent must not be promised more (ACP §14.3). */
+export const CLIENT_CAPABILITIES: ClientCapabilities = {
+  fs: { readTextFile: true, writeTextFile: false },
+  terminal: false,
+};
+
+type PendingPermission = (response: RequestPermissionResponse) => void;
+
+/**
+ * One agent process and its session: start (initialize + session/new), prompt turns, cancel,
+ * permissions, crash and restart. Everything the agent's lifetime owns is dropped on restart.
+ */
+export class AgentController {
+  readonly transcript = new Transcript();
+  private running: RunningAgent | undefined;
+  private sessionId: string | undefined;
+  private status: StatusView;
+  private readonly pendingPermissions = new Map<string, PendingPermission>();
+  private readonly statusListeners = new Set<(status: StatusView) => void>();
+  private starting: Promise<void> | undefined;
+
+  constructor(
+    private readonly agent: AgentDefinition,
+    private readonly settings: ControllerSettings,
+    private readonly ports: AgentPorts,
+  ) {
+    this.status = { agentName: agent.name, phase: 'idle' };
+  }
+
+  get currentStatus(): StatusView {
+    return this.status;
+  }
+  get currentSessionId(): string | undefined {
+    return this.sessionId;
+  }
+  get agentInfo() {
+    return this.running?.initialize;
+  }
+
+  onStatus(listener: (status: StatusView) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+  onTranscript(listener: (event: TranscriptEvent) => void): () => void {
+    return this.transcript.onChange(listener);
+  }
+
+  /** Starts the agent and opens a session; concurrent callers share one start. */
+  start(): Promise<void> {
+    if (this.running && this.sessionId) return Promise.resolve();
+    this.starting ??= this.doStart().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  async newSession(): Promise<void> {
+    if (!this.running) return this.start();
+    await this.openSession(this.running.connection);
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  async prompt(text: string): Promise<void> {
+    await this.start();
+    const running = this.running;
+    const sessionId = this.sessionId;
+    if (!running || !sessionId) return;
+    this.transcript.addUserPrompt(text);
+    this.setStatus({ phase: 'prompting' });
+    try {
+      const result = await running.connection.request(agentMethods.sessionPrompt, { sessionId, prompt: [{ type: 'text', text }] });
+      this.transcript.endTurn(result.stopReason);
+    } catch (error) {
+      if (this.running === running) this.transcript.addError(`The turn failed: ${(error as Error).message}`);
+    } finally {
+      this.answerPendingPermissions();
+      if (this.running === running && this.status.phase === 'prompting') this.setStatus({ phase: 'ready' });
+    }
+  }
+
+  /** `session/cancel`, then every pending permission is answered `cancelled` (ACP §14.4). */
+  async cancel(): Promise<void> {
+    const running = this.running;
+    if (!running || !this.sessionId || this.status.phase !== 'prompting') return;
+    await running.connection.notify(agentMethods.sessionCancel, { sessionId: this.sessionId });
+    this.answerPendingPermissions();
+  }
+
+  choosePermission(toolCallId: string, optionId: string): void {
+    const respond = this.pendingPermissions.get(toolCallId);
+    if (!respond) return;
+    this.pendingPermissions.delete(toolCallId);
+    this.transcript.clearPermission(toolCallId);
+    respond({ outcome: { outcome: 'selected', optionId } });
+  }
+
+  async stop(): Promise<void> {
+    const running = this.running;
+    this.running = undefined;
+    this.sessionId = undefined;
+    this.answerPendingPermissions();
+    if (!running) return;
+    running.connection.dispose();
+    await running.process.shutdown();
+    this.setStatus({ phase: 'idle', detail: undefined });
+  }
+
+  private async doStart(): Promise<void> {
+    this.setStatus({ phase: 'starting', detail: undefined });
+    try {
+      const spec = await this.agent.launch();
+      const running = await startAgent(
+        spec,
+        {
+          name: this.agent.name,
+          clientInfo: { name: 'acp-host', title: 'ACP Host', version: this.settings.clientVersion },
+          clientCapabilities: CLIENT_CAPABILITIES,
+          initializeTimeoutMs: this.settings.initializeTimeoutMs,
+          maxLineBytes: this.settings.maxLineBytes,
+          log: this.ports.log,
+          onTrace: (direction, message) => this.ports.onTrace(this.agent.name, direction, message),
+          onStderrLine: (line) => this.ports.log.info(`[${this.agent.name} stderr] ${line}`),
+        },
+        (connection) => this.serve(connection),
+      );
+      this.running = running;
+      void running.process.exited.then((exit) => {
+        if (this.running !== running) return; // we stopped it on purpose
+        this.running = undefined;
+        this.sessionId = undefined;
+        this.answerPendingPermissions();
+        const tail = running.process.stderrTail.last(15);
+        const detail = `${this.agent.name} ${describeExit(exit)}.${tail.length ? `\nLast lines of its stderr:\n${tail.join('\n')}` : ''}`;
+        this.transcript.addError(detail);
+        this.setStatus({ phase: 'crashed', detail });
+      });
+      await this.openSession(running.connection);
+    } catch (error) {
+      const detail = error instanceof AgentStartError ? error.message : `Could not start ${this.agent.name}: ${(error as Error).message}`;
+      this.ports.log.error(detail);
+      this.transcript.addError(detail);
+      this.setStatus({ phase: 'crashed', detail });
+    }
+  }
+
+  private async openSession(connection: AcpConnection): Promise<void> {
+    const result = await connection.request(agentMethods.sessionNew, { cwd: this.settings.workspaceFolder, mcpServers: [] });
+    this.sessionId = result.sessionId;
+    this.setStatus({ phase: 'ready', detail: undefined });
+  }
+
+  /** Handlers for what the agent calls; registered before initialize, since agents call early. */
+  private serve(connection: AcpConnection): void {
+    connection.onNotification(clientMethods.sessionUpdate, ({ update }) => {
+      // Updates for a session we have not registered yet (before the session/new answer) are kept too.
+      if (!this.transcript.apply(update) && update.sessionUpdate === 'unknown') {
+        this.ports.log.info(`Ignored session/update of unknown kind ${update.kind}`);
+      }
+    });
+    connection.onRequest(clientMethods.sessionRequestPermission, (request) => {
+      const toolCallId = request.toolCall.toolCallId;
+      this.transcript.askPermission(request.toolCall, request.options);
+      return new Promise<RequestPermissionResponse>((resolve) => this.pendingPermissions.set(toolCallId, resolve));
+    });
+    connection.onRequest(clientMethods.fsReadTextFile, async (request) => ({ content: await this.ports.readTextFile(request) }));
+  }
+
+  private answerPendingPermissions(): void {
+    for (const [toolCallId, respond] of this.pendingPermissions) {
+      this.transcript.clearPermission(toolCallId);
+      respond({ outcome: { outcome: 'cancelled' } });
+    }
+    this.pendingPermissions.clear();
+  }
+
+  private setStatus(patch: Partial<StatusView>): void {
+    this.status = { ...this.status, ...patch };
+    for (const listener of this.statusListeners) listener(this.status);
+  }
+}

@@ -1,0 +1,85 @@
+import * as vscode from 'vscode';
+import { AgentController } from './agentController';
+import type { AgentDefinition } from './agentController';
+import { controllerSettings, defaultAgentName, listAgents } from './agentConfig';
+import { AgentViewProvider } from './agentView';
+import { readTextFile } from './fileReader';
+import { Logs } from './logs';
+import type { ViewToHost } from '../webview-protocol/messages';
+
+/**
+ * The extension's long-lived state: logs, the view, and the controller of the current agent.
+ * Replacing the agent disposes only what belonged to the old one.
+ */
+export class AgentHost implements vscode.Disposable {
+  readonly logs = new Logs();
+  readonly view: AgentViewProvider;
+  private current: AgentController;
+
+  constructor(private readonly extension: vscode.ExtensionContext) {
+    this.current = this.createController(this.pickAgent());
+    this.view = new AgentViewProvider(extension.extensionUri, () => this.current, (intent) => this.onIntent(intent), this.logs.channel);
+    this.view.attach(this.current);
+  }
+
+  get controller(): AgentController {
+    return this.current;
+  }
+
+  /** Starts the default agent; a configuration change since the last start takes effect here. */
+  async startAgent(): Promise<void> {
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage('ACP Host starts agents only in a trusted workspace.');
+      return;
+    }
+    const wanted = this.pickAgent();
+    if (wanted.name !== this.current.currentStatus.agentName) {
+      await this.current.stop();
+      this.current = this.createController(wanted);
+      this.view.attach(this.current);
+    }
+    await this.current.start();
+  }
+
+  private onIntent(intent: ViewToHost): void {
+    const run = async () => {
+      switch (intent.type) {
+        case 'start':
+          return this.startAgent();
+        case 'restart':
+          return this.current.restart();
+        case 'prompt':
+          if (this.current.currentStatus.phase === 'idle') await this.startAgent();
+          return this.current.prompt(intent.text);
+        case 'cancel':
+          return this.current.cancel();
+        case 'permission':
+          return this.current.choosePermission(intent.toolCallId, intent.optionId);
+      }
+    };
+    run().catch((error: Error) => this.logs.channel.error(`${intent.type} failed: ${error.stack ?? error.message}`));
+  }
+
+  private pickAgent(): AgentDefinition {
+    const agents = listAgents(this.extension.extensionPath, (m) => this.logs.channel.warn(m));
+    const name = defaultAgentName();
+    const agent = agents.find((a) => a.name === name);
+    if (!agent) this.logs.channel.warn(`acpHost.defaultAgent names "${name}", which is not configured; using ${agents[0].name}.`);
+    return agent ?? agents[0];
+  }
+
+  private createController(agent: AgentDefinition): AgentController {
+    const version = String(this.extension.extension.packageJSON.version ?? '0.0.0');
+    return new AgentController(agent, controllerSettings(version), {
+      readTextFile,
+      log: this.logs.connectionLog,
+      onTrace: (name, direction, message) => this.logs.addTrace(name, direction, message),
+    });
+  }
+
+  dispose(): void {
+    this.view.dispose();
+    void this.current.stop();
+    this.logs.dispose();
+  }
+}

@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { HostToViewSchema, ViewToHostSchema } from '../webview-protocol/messages';
+import type { HostToView, ViewToHost } from '../webview-protocol/messages';
+import type { AgentController } from './agentController';
+
+const FRAME_MS = 16;
+
+/**
+ * The "Agent" webview view: a projection of the controller's transcript. A (re)resolved view
+ * asks for a snapshot with `ready`; after that it gets patches, coalesced to at most one post
+ * per frame so a fast stream does not flood the webview.
+ */
+export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  static readonly viewId = 'acpHost.agentView';
+  private view: vscode.WebviewView | undefined;
+  private readonly dirty = new Set<number>();
+  private statusDirty = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly subscriptions: (() => void)[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly controller: () => AgentController,
+    private readonly onIntent: (intent: ViewToHost) => void,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  /** Called when the controller is replaced (another agent): the view follows the new one. */
+  attach(controller: AgentController): void {
+    this.subscriptions.splice(0).forEach((off) => off());
+    this.subscriptions.push(
+      controller.onTranscript((event) => this.schedule(() => this.dirty.add(event.index))),
+      controller.onStatus(() => this.schedule(() => (this.statusDirty = true))),
+    );
+    this.postSnapshot();
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    view.webview.options = { enableScripts: true, localResourceRoots: [media] };
+    view.webview.html = this.html(view.webview, media);
+    view.webview.onDidReceiveMessage((raw: unknown) => {
+      const parsed = ViewToHostSchema.safeParse(raw);
+      if (!parsed.success) {
+        this.log.warn(`Ignored an invalid message from the panel: ${parsed.error.issues[0]?.message}`);
+        return;
+      }
+      if (parsed.data.type === 'ready') this.postSnapshot();
+      else this.onIntent(parsed.data);
+    });
+    view.onDidDispose(() => {
+      if (this.view === view) this.view = undefined;
+    });
+  }
+
+  private schedule(mark: () => void): void {
+    mark();
+    this.timer ??= setTimeout(() => this.flush(), FRAME_MS);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const entries = this.controller().transcript.entries;
+    for (const index of [...this.dirty].sort((a, b) => a - b)) {
+      const entry = entries[index];
+      if (entry) this.post({ type: 'entry', index, entry });
+    }
+    this.dirty.clear();
+    if (this.statusDirty) this.post({ type: 'status', status: this.controller().currentStatus });
+    this.statusDirty = false;
+  }
+
+  private postSnapshot(): void {
+    const controller = this.controller();
+    this.dirty.clear();
+    this.statusDirty = false;
+    this.post({ type: 'snapshot', status: controller.currentStatus, entries: [...controller.transcript.entries] });
+  }
+
+  private post(message: HostToView): void {
+    if (!this.view) return; // the next resolve sends a snapshot: nothing is lost
+    // Validated on the way out too: the webview must never get a shape it was not built for.
+    const checked = HostToViewSchema.parse(message);
+    void this.view.webview.postMessage(checked);
+  }
+
+  private html(webview: vscode.Webview, media: vscode.Uri): string {
+    const nonce = randomBytes(16).toString('base64');
+    const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(media, name)).toString();
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource} data:`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="${asset('webview.css')}">
+<title>Agent</title>
+</head>
+<body>
+<div id="app"></div>
+<script nonce="${nonce}" src="${asset('webview.js')}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.subscriptions.splice(0).forEach((off) => off());
+  }
+}

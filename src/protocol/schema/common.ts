@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { lenientOptional, nullAsEmpty } from './lenient';
+
+// Pieces shared by many message types.
+
+/**
+ * `_meta`, which every ACP type carries: implementation-specific data that is passed through
+ * untouched (never interpreted here), so an invalid one is dropped rather than failing the message.
+ */
+export const meta = {
+  _meta: lenientOptional(z.record(z.string(), z.unknown()).nullable()),
+};
+
+export const uint16 = z.number().int().min(0).max(0xffff);
+export const uint32 = z.number().int().min(0).max(0xffffffff);
+/** uint64/int64 on the wire; JavaScript numbers are exact up to 2^53, far beyond any real count. */
+export const uint64 = z.number().int().min(0);
+export const int64 = z.number().int();
+
+/** An optional field the schema types as `T | null` and marks `x-deserialize-default-on-error`. */
+export function lenientNullable<T extends z.ZodType>(schema: T) {
+  return lenientOptional(schema.nullable());
+}
+
+/** A result (or params) with no fields but `_meta`; `null` reads as `{}`. */
+export function emptyObject() {
+  return nullAsEmpty(z.object(meta));
+}
+
+export const EnvVariableSchema = z.object({
+  name: z.string(),
+  value: z.string(),
+  ...meta,
+});
+export type EnvVariable = z.infer<typeof EnvVariableSchema>;

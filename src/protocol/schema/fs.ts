@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { emptyObject, meta, uint32 } from './common';
+
+// Client file system access, so agents see unsaved editor buffers and the client sees edits.
+// Gated by `clientCapabilities.fs.readTextFile` / `.writeTextFile`. Paths are absolute.
+
+export const ReadTextFileRequestSchema = z.object({
+  sessionId: z.string(),
+  path: z.string(),
+  /**
+   * 1-based first line to read. The schema's minimum is 0, so 0 — like null or absent — means
+   * "from the start".
+   */
+  line: uint32.nullish(),
+  /** Maximum number of lines; null or absent means no limit. */
+  limit: uint32.nullish(),
+  ...meta,
+});
+export type ReadTextFileRequest = z.infer<typeof ReadTextFileRequestSchema>;
+
+export const ReadTextFileResponseSchema = z.object({
+  content: z.string(),
+  ...meta,
+});
+export type ReadTextFileResponse = z.infer<typeof ReadTextFileResponseSchema>;
+
+/** Must create the file if it is missing. */
+export const WriteTextFileRequestSchema = z.object({
+  sessionId: z.string(),
+  path: z.string(),
+  content: z.string(),
+  ...meta,
+});
+export type WriteTextFileRequest = z.infer<typeof WriteTextFileRequestSchema>;
+
+export const WriteTextFileResponseSchema = emptyObject();
+export type WriteTextFileResponse = z.infer<typeof WriteTextFileResponseSchema>;

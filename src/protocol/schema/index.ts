@@ -1,0 +1,17 @@
+export * from './auth';
+export * from './capabilities';
+export { EnvVariableSchema, type EnvVariable } from './common';
+export * from './content';
+export * from './elicitation';
+export * from './fs';
+export * from './initialize';
+export * from './jsonrpc';
+export * from './mcp';
+export * from './permission';
+export * from './plan';
+export * from './prompt';
+export * from './session';
+export * from './sessionConfig';
+export * from './sessionUpdate';
+export * from './terminal';
+export * from './toolCall';

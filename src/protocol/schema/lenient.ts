@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+// Building blocks for reading what agents send the way the reference deserializers do (the
+// schema's `x-deserialize-*` markers), so that one odd field does not cost the whole message.
+
+/**
+ * `x-deserialize-default-on-error`: an optional field whose value is invalid reads as absent,
+ * instead of failing the message that holds it.
+ */
+export function lenientOptional<T extends z.ZodType>(schema: T) {
+  return schema.optional().catch(undefined);
+}
+
+/**
+ * `x-deserialize-skip-invalid-items`: items that fail `item` are dropped, the rest are kept.
+ * The field itself must still be an array; wrap it in `lenientOptional` where it is optional.
+ */
+export function lenientArray<T extends z.ZodType>(item: T) {
+  return z.array(z.unknown()).transform((values) =>
+    values.flatMap((value) => {
+      const parsed = item.safeParse(value);
+      return parsed.success ? [parsed.data as z.output<T>] : [];
+    }),
+  );
+}
+
+/** `x-deserialize-default-on-null`: an explicit `null` reads as the empty value; a missing key still does not. */
+export function emptyOnNull<T extends z.ZodType>(schema: T, empty: z.input<T>) {
+  return z.preprocess((value) => (value === null ? empty : value), schema);
+}
+
+/**
+ * For results and params made only of optional fields: the docs and the TS SDK send `null`
+ * (or nothing) where the schema has `{}`, so both read as `{}`.
+ */
+export function nullAsEmpty<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => value ?? {}, schema);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The tag values a discriminated union declares (zod computes them for its own dispatch). */
+export function tagsOf(union: {
+  _zod: { propValues: Record<string, ReadonlySet<unknown>>; def: { discriminator: string } };
+}): ReadonlySet<unknown> {
+  return union._zod.propValues[union._zod.def.discriminator] ?? new Set();
+}
+
+type UnknownVariantShape<K extends string> = { [P in K]: z.ZodLiteral<'unknown'> } & { kind: z.ZodString };
+
+/**
+ * A discriminated union that stays open to variants added by later protocol versions: an object
+ * whose tag is a string none of `known` declares parses to `{ [key]: 'unknown', kind: <tag> }`,
+ * which callers can log and skip. A known tag with a bad payload is still a validation error,
+ * reported with the paths of that variant.
+ */
+export function openDiscriminatedUnion<
+  const K extends string,
+  const Known extends readonly [z.core.$ZodTypeDiscriminable, ...z.core.$ZodTypeDiscriminable[]],
+>(key: K, known: Known) {
+  const knownTags = tagsOf(z.discriminatedUnion(key, known));
+  // TypeScript cannot type an object literal with a computed generic key, hence the assertion.
+  const unknownVariant = z.object({ [key]: z.literal('unknown'), kind: z.string() } as UnknownVariantShape<K>);
+  return z.preprocess(
+    (value) =>
+      isRecord(value) && typeof value[key] === 'string' && !knownTags.has(value[key])
+        ? { [key]: 'unknown', kind: value[key] }
+        : value,
+    z.discriminatedUnion(key, [...known, unknownVariant]),
+  );
+}
