@@ -1,0 +1,84 @@
+// The extension manifest and the packaged VSIX: what a user installs. `npm test` packages the
+// VSIX before the unit tests run; run `npm run package` first when running this file alone.
+import test, { describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as yauzl from 'yauzl';
+
+const REPO = path.resolve(__dirname, '../../..');
+const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+
+function vsixEntries(file: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const names: string[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        names.push(entry.fileName);
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(names));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+describe('manifest', () => {
+  test('identity: acp-host, "ACP Host", runs where the files are', () => {
+    assert.equal(`${manifest.publisher}.${manifest.name}`, 'acp-host.acp-host');
+    assert.equal(manifest.displayName, 'ACP Host');
+    assert.deepEqual(manifest.extensionKind, ['workspace']);
+  });
+
+  test('activates only on use: never "*" (views and commands activate it implicitly)', () => {
+    for (const event of manifest.activationEvents ?? []) assert.notEqual(event, '*');
+    assert.ok(!(manifest.activationEvents ?? []).some((e: string) => e === 'onStartupFinished'));
+  });
+
+  test('an activity-bar container with the Agent webview view', () => {
+    const [container] = manifest.contributes.viewsContainers.activitybar;
+    const views = manifest.contributes.views[container.id];
+    assert.deepEqual(views, [{ type: 'webview', id: 'acpHost.agentView', name: 'Agent' }]);
+    assert.ok(existsSync(path.join(REPO, container.icon)));
+  });
+
+  test('the six commands, all in the ACP category', () => {
+    const commands = manifest.contributes.commands as { command: string; category: string }[];
+    assert.deepEqual(
+      commands.map((c) => c.command).sort(),
+      ['acpHost.cancelTurn', 'acpHost.newSession', 'acpHost.restartAgent', 'acpHost.showLog', 'acpHost.showTrace', 'acpHost.startAgent'],
+    );
+    for (const c of commands) assert.equal(c.category, 'ACP');
+  });
+
+  test('typed settings: agents (name, command, args, env, cwd) and a default agent', () => {
+    const props = manifest.contributes.configuration.properties;
+    const agent = props['acpHost.agents'].items;
+    assert.deepEqual(Object.keys(agent.properties).sort(), ['args', 'command', 'cwd', 'env', 'name']);
+    assert.deepEqual(agent.required, ['name', 'command']);
+    assert.equal(props['acpHost.defaultAgent'].type, 'string');
+  });
+
+  test('@types/vscode is not newer than engines.vscode (vsce refuses that)', () => {
+    const types = manifest.devDependencies['@types/vscode'];
+    assert.match(types, /^\d/, 'pinned');
+    assert.equal(`^${types}`, manifest.engines.vscode);
+  });
+});
+
+describe('packaged VSIX', () => {
+  const vsix = path.join(REPO, 'acp-host.vsix');
+
+  test('holds the bundles and webview assets, and no sources, tests, maps or node_modules', async (t) => {
+    assert.ok(existsSync(vsix), 'acp-host.vsix is missing: run `npm run package` (npm test does)');
+    const files = (await vsixEntries(vsix)).filter((f) => f.startsWith('extension/')).map((f) => f.slice('extension/'.length));
+    t.diagnostic(`VSIX files: ${files.join(', ')}`);
+    for (const required of ['package.json', 'dist/extension.js', 'dist/demo-agent.js', 'media/webview.js', 'media/webview.css', 'media/icon.svg']) {
+      assert.ok(files.includes(required), `${required} is in the VSIX`);
+    }
+    const forbidden = files.filter((f) => /^(src|test|out|node_modules|scripts|\.ci)\//.test(f) || /\.(ts|map)$/.test(f));
+    assert.deepEqual(forbidden, []);
+  });
+});
