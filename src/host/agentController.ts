@@ -47,6 +47,7 @@ export class AgentController {
   private readonly pendingPermissions = new Map<string, PendingPermission>();
   private readonly statusListeners = new Set<(status: StatusView) => void>();
   private starting: Promise<void> | undefined;
+  private turns: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly agent: AgentDefinition,
@@ -91,7 +92,14 @@ export class AgentController {
     await this.start();
   }
 
-  async prompt(text: string): Promise<void> {
+  /** Prompts wait for the turn before them: an agent takes one turn at a time (ACP §14.8). */
+  prompt(text: string): Promise<void> {
+    const turn = this.turns.then(() => this.runTurn(text));
+    this.turns = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async runTurn(text: string): Promise<void> {
     await this.start();
     const running = this.running;
     const sessionId = this.sessionId;
