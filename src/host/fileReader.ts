@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ReadTextFileRequest } from '../protocol';
 import { ErrorCodes } from '../protocol/errors';
 import { RpcError, resolveWorkspacePath } from './workspacePaths';
+import { sliceLines } from '../session/textLines';
 
 /**
  * `fs/read_text_file`: from the open TextDocument when there is one (so the agent sees unsaved
@@ -24,20 +25,4 @@ async function readFromDisk(uri: vscode.Uri, requested: string): Promise<string>
     }
     throw error;
   }
-}
-
-/** Lines `line`…`line+limit-1` (1-based), found by scanning for newlines instead of splitting the whole file. */
-export function sliceLines(text: string, line: number, limit: number | undefined): string {
-  let start = 0;
-  for (let n = 1; n < line && start !== -1; n++) start = nextLine(text, start);
-  if (start === -1) return '';
-  if (limit === undefined) return text.slice(start);
-  let end = start;
-  for (let n = 0; n < limit && end !== -1; n++) end = nextLine(text, end);
-  return end === -1 ? text.slice(start) : text.slice(start, end);
-}
-
-function nextLine(text: string, from: number): number {
-  const nl = text.indexOf('\n', from);
-  return nl === -1 ? -1 : nl + 1;
 }

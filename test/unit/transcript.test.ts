@@ -1,0 +1,101 @@
+// The transcript model, tested by rendering it to text (Zed's habit): each test states the
+// transcript a user would see after a sequence of session/updates.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { SessionUpdateSchema } from '../../src/protocol';
+import { Transcript } from '../../src/session/transcript';
+import type { EntryView } from '../../src/webview-protocol/entries';
+import { sliceLines } from '../../src/session/textLines';
+
+function render(entries: readonly EntryView[]): string {
+  return entries
+    .map((e) => {
+      switch (e.kind) {
+        case 'user':
+        case 'agent':
+        case 'thought':
+          return `${e.kind}: ${e.text}`;
+        case 'tool':
+          return `tool ${e.toolCallId} [${e.status}] ${e.title} (${e.toolKind})${e.locations.map((l) => ` @${l.path}:${l.line}`).join('')}${e.content.map((c) => ` {${c.type === 'text' ? c.text : c.type}}`).join('')}${e.permission ? ` ask:${e.permission.map((o) => o.optionId).join('/')}` : ''}`;
+        case 'plan':
+          return `plan: ${e.entries.map((p) => `${p.content}=${p.status}`).join(', ')}`;
+        case 'turnEnd':
+          return `end: ${e.stopReason}`;
+        case 'error':
+          return `error: ${e.message}`;
+      }
+    })
+    .join('\n');
+}
+
+function fold(updates: unknown[]): Transcript {
+  const t = new Transcript();
+  for (const u of updates) t.apply(SessionUpdateSchema.parse(u));
+  return t;
+}
+
+const text = (sessionUpdate: string, s: string) => ({ sessionUpdate, content: { type: 'text', text: s } });
+
+test('chunks of the same kind coalesce; a different kind starts a new entry', () => {
+  const t = fold([text('agent_thought_chunk', 'hm'), text('agent_thought_chunk', 'm'), text('agent_message_chunk', 'Hel'), text('agent_message_chunk', 'lo')]);
+  assert.equal(render(t.entries), 'thought: hmm\nagent: Hello');
+});
+
+test('tool_call is an upsert, tool_call_update merges only the fields present, arrays replace', () => {
+  const t = fold([
+    { sessionUpdate: 'tool_call', toolCallId: 'a', title: 'placeholder' },
+    { sessionUpdate: 'tool_call', toolCallId: 'a', title: 'Read x', kind: 'read', status: 'pending', locations: [{ path: '/w/x', line: 1 }] },
+    { sessionUpdate: 'tool_call_update', toolCallId: 'a', status: 'in_progress' },
+    { sessionUpdate: 'tool_call_update', toolCallId: 'a', locations: [{ path: '/w/y', line: 9 }], content: [{ type: 'content', content: { type: 'text', text: 'ok' } }] },
+  ]);
+  assert.equal(render(t.entries), 'tool a [in_progress] Read x (read) @/w/y:9 {ok}');
+});
+
+test('an update for a tool call never announced becomes a visible entry', () => {
+  const t = fold([{ sessionUpdate: 'tool_call_update', toolCallId: 'ghost', status: 'completed' }]);
+  assert.equal(render(t.entries), 'tool ghost [completed] Tool call (other)');
+});
+
+test('a plan is replaced wholesale, in place', () => {
+  const entry = (content: string, status: string) => ({ content, status, priority: 'high' });
+  const t = fold([
+    { sessionUpdate: 'plan', entries: [entry('a', 'pending'), entry('b', 'pending')] },
+    text('agent_message_chunk', 'working'),
+    { sessionUpdate: 'plan', entries: [entry('a', 'completed')] },
+  ]);
+  assert.equal(render(t.entries), 'plan: a=completed\nagent: working');
+});
+
+test('session state updates and unknown kinds add no entries', () => {
+  const t = new Transcript();
+  assert.equal(t.apply(SessionUpdateSchema.parse({ sessionUpdate: 'available_commands_update', availableCommands: [] })), false);
+  assert.equal(t.apply(SessionUpdateSchema.parse({ sessionUpdate: 'brand_new_kind', x: 1 })), false);
+  assert.equal(t.entries.length, 0);
+});
+
+test('a permission request creates the call it names, and ending the turn marks running calls unfinished', () => {
+  const t = fold([{ sessionUpdate: 'tool_call', toolCallId: 'run', title: 'Run', status: 'in_progress' }]);
+  t.askPermission({ toolCallId: 'edit', title: 'Edit y' }, [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }]);
+  assert.equal(render(t.entries), 'tool run [in_progress] Run (other)\ntool edit [pending] Edit y (other) ask:ok');
+  t.endTurn('cancelled');
+  assert.equal(render(t.entries), 'tool run [unfinished] Run (other)\ntool edit [unfinished] Edit y (other)\nend: cancelled');
+});
+
+test('entries report what changed, by index', () => {
+  const t = new Transcript();
+  const events: string[] = [];
+  t.onChange((e) => events.push(`${e.type}:${e.index}`));
+  t.addUserPrompt('hi');
+  t.apply(SessionUpdateSchema.parse(text('agent_message_chunk', 'a')));
+  t.apply(SessionUpdateSchema.parse(text('agent_message_chunk', 'b')));
+  assert.deepEqual(events, ['added:0', 'added:1', 'updated:1']);
+});
+
+test('read windows: 1-based line, limit in lines, 0 or null from the start', () => {
+  const file = 'one\ntwo\nthree\nfour';
+  assert.equal(sliceLines(file, 0, undefined), file);
+  assert.equal(sliceLines(file, 1, 1), 'one\n');
+  assert.equal(sliceLines(file, 2, 2), 'two\nthree\n');
+  assert.equal(sliceLines(file, 4, 10), 'four');
+  assert.equal(sliceLines(file, 9, 1), '');
+});
