@@ -34,8 +34,9 @@ export interface ConnectionOptions {
 
 /** Raised for every request still waiting when the agent's stdout closes. */
 export class ConnectionClosedError extends Error {
-  constructor(method: string) {
-    super(`The agent closed the connection before answering ${method}`);
+  /** `writeError`: our side broke (the agent's stdin is gone) rather than the agent's output ending. */
+  constructor(method: string, writeError?: string) {
+    super(writeError ? `Could not send ${method} to the agent: ${writeError}` : `The agent closed the connection before answering ${method}`);
     this.name = 'ConnectionClosedError';
   }
 }
@@ -57,7 +58,8 @@ export class InvalidResultError extends Error {
 export class AcpConnection {
   private readonly rpc: MessageConnection;
   private readonly writer: NdjsonMessageWriter;
-  private readonly closeWaiters = new Set<(error: Error) => void>();
+  private readonly closeWaiters = new Set<(writeError?: string) => void>();
+  private readonly allHandled: () => Promise<void>;
   private isClosed = false;
   private readonly closedPromise: Promise<void>;
   private readonly log: ConnectionLog;
@@ -65,20 +67,38 @@ export class AcpConnection {
   constructor(input: Readable, output: Writable, options: ConnectionOptions) {
     this.log = options.log;
     const trace = options.onTrace;
+    // vscode-jsonrpc handles one queued message per tick, but reports the end of the stream at
+    // once: count what it has handled, so responses that arrived before EOF still settle.
+    let delivered = 0;
+    let handled = 0;
     const reader = new NdjsonMessageReader(input, {
       maxLineBytes: options.maxLineBytes,
       onSkippedLine: (line) => this.onSkippedLine(line),
-      onMessage: trace && ((m) => trace('receive', m)),
+      onMessage: (message) => {
+        delivered++;
+        trace?.('receive', message);
+      },
     });
     this.writer = new NdjsonMessageWriter(output, trace && ((m) => trace('send', m)));
-    this.rpc = createMessageConnection(reader, this.writer, rpcLogger(this.log));
+    this.rpc = createMessageConnection(reader, this.writer, rpcLogger(this.log), {
+      messageStrategy: {
+        handleMessage: (message, next) => {
+          handled++;
+          next(message);
+        },
+      },
+    });
+    this.allHandled = async () => {
+      while (handled < delivered) await new Promise((r) => setImmediate(r));
+    };
+    this.writer.onError(([error]) => this.failPending(error.message));
     let markClosed: () => void = () => undefined;
     this.closedPromise = new Promise((resolve) => (markClosed = resolve));
     this.rpc.onClose(() => {
-      this.isClosed = true;
-      for (const reject of this.closeWaiters) reject(new Error('closed'));
-      this.closeWaiters.clear();
-      markClosed();
+      void this.allHandled().then(() => {
+        this.failPending();
+        markClosed();
+      });
     });
     this.rpc.onError(([error]) => this.log.warn(`Connection error: ${error.message}`));
     this.rpc.onUnhandledNotification((n) => {
@@ -98,7 +118,7 @@ export class AcpConnection {
     // No CancellationToken here on purpose: vscode-jsonrpc would send LSP's `$/cancelRequest`.
     // ACP turns are cancelled with `session/cancel`.
     const raw = await new Promise<unknown>((resolve, reject) => {
-      const onClose = () => reject(new ConnectionClosedError(spec.method));
+      const onClose = (writeError?: string) => reject(new ConnectionClosedError(spec.method, writeError));
       this.closeWaiters.add(onClose);
       this.rpc.sendRequest(spec.method, params).then(resolve, reject).finally(() => this.closeWaiters.delete(onClose));
     });
@@ -150,13 +170,15 @@ export class AcpConnection {
 
   /** Ends our side: stdin closes, pending requests reject. */
   dispose(): void {
-    if (!this.isClosed) {
-      this.isClosed = true;
-      for (const reject of this.closeWaiters) reject(new Error('disposed'));
-      this.closeWaiters.clear();
-    }
+    this.failPending();
     this.rpc.end();
     this.rpc.dispose();
+  }
+
+  private failPending(writeError?: string): void {
+    this.isClosed = true;
+    for (const reject of this.closeWaiters) reject(writeError);
+    this.closeWaiters.clear();
   }
 
   private onSkippedLine(line: SkippedLine): void {

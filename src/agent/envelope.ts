@@ -9,7 +9,7 @@ import type { Message } from 'vscode-jsonrpc/node';
  */
 export type EnvelopeCheck =
   | { ok: true; message: Message }
-  | { ok: false; problem: string; id: string | number | null };
+  | { ok: false; problem: string; id: string | number | null; ignore?: true };
 
 type Id = string | number | null;
 
@@ -28,6 +28,11 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
   if (m.jsonrpc !== '2.0') return { ok: false, problem: 'jsonrpc must be "2.0"', id };
   if ('id' in m && !isId(m.id)) return { ok: false, problem: 'id must be a string, a number or null', id: null };
   if (typeof m.method !== 'string') return { ok: false, problem: 'method must be a string', id };
+  // vscode-jsonrpc would take a request with id null for a notification and never answer it.
+  if (m.id === null) return { ok: false, problem: 'a request id must not be null', id: null };
+  // LSP's cancellation is not ACP's (`$/cancel_request`); we never send requests it could
+  // cancel, and vscode-jsonrpc trips over a malformed one, so it never reaches it.
+  if (m.method === '$/cancelRequest') return { ok: false, problem: 'LSP $/cancelRequest is not part of ACP', id: null, ignore: true };
   if (m.params !== undefined && (typeof m.params !== 'object' || m.params === null)) {
     return { ok: false, problem: 'params must be an object or an array', id };
   }

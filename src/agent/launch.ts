@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { AcpConnection } from './connection';
 import type { ConnectionOptions } from './connection';
 import { AgentProcess } from './process';
@@ -52,6 +53,10 @@ export async function startAgent(
   options: StartOptions,
   register: (connection: AcpConnection) => void = () => undefined,
 ): Promise<RunningAgent> {
+  // spawn reports a missing cwd as ENOENT too, which would read as "command not found".
+  if (!existsSync(spec.cwd)) {
+    throw new AgentStartError('spawn-failed', `Could not start ${options.name}: its working directory ${spec.cwd} does not exist.`, undefined, []);
+  }
   const agent = new AgentProcess(spec, options.onStderrLine);
   const connection = new AcpConnection(agent.stdout, agent.stdin, options);
   register(connection);

@@ -4,7 +4,9 @@
  */
 export class LineTail {
   private readonly lines: string[] = [];
+  /** The unterminated line so far: its first maxLineChars characters and its full length. */
   private partial = '';
+  private partialLength = 0;
 
   constructor(
     private readonly maxLines = 200,
@@ -13,9 +15,10 @@ export class LineTail {
 
   /** Feeds a chunk; returns the lines it completed (for the log channel). */
   push(chunk: string): string[] {
-    const parts = (this.partial + chunk).split(/\r?\n/);
-    this.partial = this.clip(parts.pop() ?? '');
-    const done = parts.map((l) => this.clip(l));
+    const parts = chunk.split(/\r?\n/);
+    const rest = parts.pop() ?? '';
+    const done = parts.map((part, i) => (i === 0 ? this.finish(part) : this.clip(part, part.length)));
+    this.extend(rest);
     for (const line of done) this.lines.push(line);
     if (this.lines.length > this.maxLines) this.lines.splice(0, this.lines.length - this.maxLines);
     return done;
@@ -23,11 +26,30 @@ export class LineTail {
 
   /** The last `n` lines, including an unterminated last one. */
   last(n = 20): string[] {
-    const all = this.partial ? [...this.lines, this.partial] : this.lines;
+    const all = this.partialLength > 0 ? [...this.lines, this.clip(this.partial, this.partialLength)] : this.lines;
     return all.slice(-n);
   }
 
-  private clip(line: string): string {
-    return line.length > this.maxLineChars ? `${line.slice(0, this.maxLineChars)}… (${line.length} chars)` : line;
+  /** Ends the pending partial line with `piece`. */
+  private finish(piece: string): string {
+    this.extend(piece);
+    // A `\r\n` split across chunks leaves the `\r` behind.
+    if (this.partial.endsWith('\r') && this.partial.length === this.partialLength) {
+      this.partial = this.partial.slice(0, -1);
+      this.partialLength--;
+    }
+    const line = this.clip(this.partial, this.partialLength);
+    this.partial = '';
+    this.partialLength = 0;
+    return line;
+  }
+
+  private extend(piece: string): void {
+    if (this.partial.length < this.maxLineChars) this.partial += piece.slice(0, this.maxLineChars - this.partial.length);
+    this.partialLength += piece.length;
+  }
+
+  private clip(line: string, length: number): string {
+    return length > this.maxLineChars ? `${line.slice(0, this.maxLineChars)}… (${length} chars)` : line;
   }
 }

@@ -116,6 +116,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       return;
     }
     const checked = checkEnvelope(value);
+    if (!checked.ok && checked.ignore) return;
     if (!checked.ok) {
       this.onSkippedLine({ reason: 'invalid-message', preview, problem: checked.problem, id: checked.id });
       return;
@@ -140,25 +141,27 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     writable.on('close', () => this.fireClose());
   }
 
+  /**
+   * Never rejects: vscode-jsonrpc rethrows a failed request write inside a promise executor,
+   * where it becomes an unhandled rejection. A failure is reported through onError instead, and
+   * the connection treats it as the end of the agent's stdin.
+   */
   write(message: Message): Promise<void> {
     this.onMessage?.(message);
     const line = `${JSON.stringify(message)}\n`;
-    const written = this.queue.then(() => this.writeLine(line, message));
-    // A failed write must not block the ones after it.
-    this.queue = written.catch(() => undefined);
-    return written;
+    this.queue = this.queue.then(() => this.writeLine(line, message));
+    return this.queue;
   }
 
   private writeLine(line: string, message: Message): Promise<void> {
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
       if (this.writable.destroyed || this.writable.writableEnded) {
-        reject(new Error('The agent closed its stdin'));
-        return;
+        this.fireError(new Error('The agent closed its stdin'), message, ++this.errorCount);
+        return resolve();
       }
       this.writable.write(line, 'utf8', (error) => {
-        if (!error) return resolve();
-        this.fireError(error, message, ++this.errorCount);
-        reject(error);
+        if (error) this.fireError(error, message, ++this.errorCount);
+        resolve();
       });
     });
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { emptyObject, lenientNullable, meta } from './common';
-import { emptyOnNull } from './lenient';
+import { emptyObject, meta } from './common';
+import { emptyOnNull, lenientNullable } from './lenient';
 
 /** The agent authenticates by itself when the client calls `authenticate`. A missing `type` means this. */
 export const AuthMethodAgentSchema = z.object({

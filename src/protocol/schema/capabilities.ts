@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { lenientNullable, meta } from './common';
-import { lenientOptional } from './lenient';
+import { meta } from './common';
+import { lenientNullable, lenientOptional } from './lenient';
 
 // What each side supports. Anything absent, `false` or `null` means "not supported"; an invalid
 // value reads as absent, i.e. unsupported.

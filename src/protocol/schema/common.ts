@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lenientOptional, nullAsEmpty } from './lenient';
+import { lenientNullable, nullAsEmpty } from './lenient';
 
 // Pieces shared by many message types.
 
@@ -8,7 +8,7 @@ import { lenientOptional, nullAsEmpty } from './lenient';
  * untouched (never interpreted here), so an invalid one is dropped rather than failing the message.
  */
 export const meta = {
-  _meta: lenientOptional(z.record(z.string(), z.unknown()).nullable()),
+  _meta: lenientNullable(z.record(z.string(), z.unknown())),
 };
 
 export const uint16 = z.number().int().min(0).max(0xffff);
@@ -16,11 +16,6 @@ export const uint32 = z.number().int().min(0).max(0xffffffff);
 /** uint64/int64 on the wire; JavaScript numbers are exact up to 2^53, far beyond any real count. */
 export const uint64 = z.number().int().min(0);
 export const int64 = z.number().int();
-
-/** An optional field the schema types as `T | null` and marks `x-deserialize-default-on-error`. */
-export function lenientNullable<T extends z.ZodType>(schema: T) {
-  return lenientOptional(schema.nullable());
-}
 
 /** A result (or params) with no fields but `_meta`; `null` reads as `{}`. */
 export function emptyObject() {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { int64, lenientNullable, meta } from './common';
-import { lenientArray, openDiscriminatedUnion } from './lenient';
+import { int64, meta } from './common';
+import { lenientArray, lenientNullable, openDiscriminatedUnion } from './lenient';
 
 // Content blocks (modeled on MCP's): what prompts and message chunks are made of.
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { int64, lenientNullable, meta, uint32, uint64 } from './common';
-import { lenientArray, openDiscriminatedUnion } from './lenient';
+import { int64, meta, uint32, uint64 } from './common';
 import { RequestIdSchema } from './jsonrpc';
+import { lenientArray, lenientNullable, openDiscriminatedUnion } from './lenient';
 
 // `elicitation/create`: the agent asks the user for structured input (a form) or to visit a
 // URL. Gated per mode by `clientCapabilities.elicitation.form` / `.url`.
@@ -94,6 +94,7 @@ export type MultiSelectPropertySchema = Extract<ElicitationPropertySchema, { typ
 
 /** A flat JSON-Schema-like object; only primitive properties. */
 export const ElicitationSchemaSchema = z.object({
+  /** Always `object`; the schema defaults it when absent or invalid. */
   type: z.literal('object').catch('object'),
   title: lenientNullable(z.string()),
   description: lenientNullable(z.string()),

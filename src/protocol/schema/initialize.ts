@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { AuthMethodSchema } from './auth';
 import { AgentCapabilitiesSchema, ClientCapabilitiesSchema } from './capabilities';
-import { lenientNullable, meta, uint16 } from './common';
-import { lenientArray, lenientOptional } from './lenient';
+import { meta, uint16 } from './common';
+import { lenientArray, lenientNullable, lenientOptional } from './lenient';
 
 /** Who is on the other end (for display and logs). */
 export const ImplementationSchema = z.object({

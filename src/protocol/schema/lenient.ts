@@ -11,6 +11,11 @@ export function lenientOptional<T extends z.ZodType>(schema: T) {
   return schema.optional().catch(undefined);
 }
 
+/** The same, for the many optional fields the schema types as `T | null`: `null` is kept. */
+export function lenientNullable<T extends z.ZodType>(schema: T) {
+  return lenientOptional(schema.nullable());
+}
+
 /**
  * `x-deserialize-skip-invalid-items`: items that fail `item` are dropped, the rest are kept.
  * The field itself must still be an array; wrap it in `lenientOptional` where it is optional.
@@ -19,7 +24,7 @@ export function lenientArray<T extends z.ZodType>(item: T) {
   return z.array(z.unknown()).transform((values) =>
     values.flatMap((value) => {
       const parsed = item.safeParse(value);
-      return parsed.success ? [parsed.data as z.output<T>] : [];
+      return parsed.success ? [parsed.data] : [];
     }),
   );
 }

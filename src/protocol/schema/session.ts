@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { emptyObject, lenientNullable, meta } from './common';
-import { lenientArray, lenientOptional, emptyOnNull, nullAsEmpty } from './lenient';
+import { emptyObject, meta } from './common';
+import { emptyOnNull, lenientArray, lenientNullable, lenientOptional, nullAsEmpty } from './lenient';
 import { McpServerSchema } from './mcp';
 import { SessionConfigOptionListSchema, sessionStateFields } from './sessionConfig';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { lenientNullable, meta } from './common';
-import { lenientArray } from './lenient';
+import { meta } from './common';
+import { lenientArray, lenientNullable } from './lenient';
 
 // Session modes (legacy) and config options (preferred when an agent sends both).
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { lenientNullable, meta, uint64 } from './common';
+import { meta, uint64 } from './common';
 import { ContentBlockOrUnknownSchema } from './content';
-import { lenientArray, openDiscriminatedUnion } from './lenient';
+import { lenientArray, lenientNullable, openDiscriminatedUnion } from './lenient';
 import { PlanSchema } from './plan';
 import { SessionConfigOptionListSchema } from './sessionConfig';
 import { ToolCallSchema, ToolCallUpdateSchema } from './toolCall';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { emptyObject, EnvVariableSchema, lenientNullable, meta, uint32, uint64 } from './common';
-import { emptyOnNull, nullAsEmpty } from './lenient';
+import { emptyObject, EnvVariableSchema, meta, uint32, uint64 } from './common';
+import { emptyOnNull, lenientNullable, nullAsEmpty } from './lenient';
 
 // Client terminals, gated by `clientCapabilities.terminal` (which promises all five methods).
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { lenientNullable, meta, uint32 } from './common';
+import { meta, uint32 } from './common';
 import { ContentBlockSchema } from './content';
-import { isRecord, lenientArray, lenientOptional, tagsOf } from './lenient';
+import { isRecord, lenientArray, lenientNullable, lenientOptional, tagsOf } from './lenient';
 
 export const ToolKindSchema = z.enum([
   'read',

@@ -40,7 +40,7 @@ function ref(defName: string): { $ref: string } {
 }
 
 function formatAjvErrors(errors: readonly ErrorObject[] | null | undefined, at = ''): string[] {
-  return (errors ?? []).map((e) => `${at}${e.instancePath || '/'} ${e.message ?? e.keyword}`);
+  return (errors ?? []).map((e) => `${at + e.instancePath || '/'} ${e.message ?? e.keyword}`);
 }
 
 /**
