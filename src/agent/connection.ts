@@ -113,7 +113,9 @@ export class AcpConnection {
     return this.closedPromise;
   }
 
-  async request<P extends z.ZodType, R extends z.ZodType>(spec: RequestSpec<P, R>, params: z.input<P>): Promise<z.output<R>> {
+  // What we send is typed as the schemas' *output*: their input side is deliberately loose
+  // (lenient parsing), the output side is the exact shape the spec requires.
+  async request<P extends z.ZodType, R extends z.ZodType>(spec: RequestSpec<P, R>, params: z.output<P>): Promise<z.output<R>> {
     if (this.isClosed) throw new ConnectionClosedError(spec.method);
     // No CancellationToken here on purpose: vscode-jsonrpc would send LSP's `$/cancelRequest`.
     // ACP turns are cancelled with `session/cancel`.
@@ -127,7 +129,7 @@ export class AcpConnection {
     return parsed.data;
   }
 
-  async notify<P extends z.ZodType>(spec: NotificationSpec<P>, params: z.input<P>): Promise<void> {
+  async notify<P extends z.ZodType>(spec: NotificationSpec<P>, params: z.output<P>): Promise<void> {
     if (this.isClosed) return; // a notification to a dead agent has no one to tell
     await this.rpc.sendNotification(spec.method, params);
   }
@@ -135,7 +137,7 @@ export class AcpConnection {
   /** Serves an agent→client request; the handler gets validated params. Thrown errors with a numeric `code` keep it. */
   onRequest<P extends z.ZodType, R extends z.ZodType>(
     spec: RequestSpec<P, R>,
-    handler: (params: z.output<P>) => Promise<z.input<R>> | z.input<R>,
+    handler: (params: z.output<P>) => Promise<z.output<R>> | z.output<R>,
   ): void {
     this.rpc.onRequest(spec.method, async (raw: unknown) => {
       const parsed = spec.params.safeParse(raw ?? {});
