@@ -1,5 +1,6 @@
 import { startAgent, AgentStartError, describeExit } from '../agent/launch';
 import type { RunningAgent } from '../agent/launch';
+import { ConnectionClosedError } from '../agent/connection';
 import type { AcpConnection, ConnectionLog, TraceDirection } from '../agent/connection';
 import type { LaunchSpec } from '../agent/process';
 import { agentMethods, clientMethods } from '../protocol/methods';
@@ -32,6 +33,8 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
   fs: { readTextFile: true, writeTextFile: false },
   terminal: false,
 };
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type PendingPermission = (response: RequestPermissionResponse) => void;
 
@@ -110,6 +113,8 @@ export class AgentController {
       const result = await running.connection.request(agentMethods.sessionPrompt, { sessionId, prompt: [{ type: 'text', text }] });
       this.transcript.endTurn(result.stopReason);
     } catch (error) {
+      // The output closing usually means the process is exiting: let the crash report win.
+      if (error instanceof ConnectionClosedError) await Promise.race([running.process.exited, delay(2000)]);
       if (this.running === running) this.transcript.addError(`The turn failed: ${(error as Error).message}`);
     } finally {
       this.answerPendingPermissions();

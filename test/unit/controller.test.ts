@@ -1,0 +1,55 @@
+// The host's controller against a real fake agent process (no VS Code needed: it only sees
+// ports): what it sends is checked by the agent's own record against the official schema.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { AgentController, CLIENT_CAPABILITIES } from '../../src/host/agentController';
+import { currentEnv } from '../../src/agent/environment';
+import { specMessageErrors } from './helpers/officialSchema';
+
+const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
+const silent = { info() {}, warn() {}, error() {} };
+
+function controller(fixture: string): AgentController {
+  return new AgentController(
+    {
+      name: 'Fake',
+      launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, fixture)], cwd: FIXTURES, env: currentEnv() }),
+    },
+    { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },
+    { readTextFile: async () => 'x', log: silent, onTrace: () => undefined },
+  );
+}
+
+test('everything the controller sends in a turn is valid ACP v1, with the capabilities this build serves', async () => {
+  const c = controller('well-behaved.js');
+  try {
+    await c.prompt('hello');
+    await c.prompt('__report__');
+    const report = c.transcript.entries.filter((e) => e.kind === 'agent').at(-1);
+    assert.ok(report && report.kind === 'agent');
+    const received = JSON.parse(report.text) as Record<string, unknown>[];
+    assert.deepEqual(received.map((m) => m.method), ['initialize', 'session/new', 'session/prompt', 'session/prompt']);
+    for (const message of received) assert.deepEqual(specMessageErrors(message, { from: 'client' }), [], JSON.stringify(message));
+    const init = received[0].params as { protocolVersion: number; clientCapabilities: unknown; clientInfo: { name: string } };
+    assert.equal(init.protocolVersion, 1);
+    assert.deepEqual(init.clientCapabilities, CLIENT_CAPABILITIES);
+    assert.equal(init.clientInfo.name, 'acp-host');
+    assert.deepEqual(received[1].params, { cwd: FIXTURES, mcpServers: [] });
+  } finally {
+    await c.stop();
+  }
+});
+
+test('an agent that exits mid-turn leaves the controller crashed, with its exit code, and restartable', async () => {
+  const c = controller('exit-mid-turn.js');
+  try {
+    await c.prompt('go');
+    assert.equal(c.currentStatus.phase, 'crashed');
+    assert.match(c.currentStatus.detail ?? '', /exited with code 42/);
+    await c.restart();
+    assert.equal(c.currentStatus.phase, 'ready');
+  } finally {
+    await c.stop();
+  }
+});
