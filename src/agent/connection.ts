@@ -61,6 +61,7 @@ export class AcpConnection {
   private readonly closeWaiters = new Set<(writeError?: string) => void>();
   private readonly allHandled: () => Promise<void>;
   private isClosed = false;
+  private disposed = false;
   private readonly closedPromise: Promise<void>;
   private readonly log: ConnectionLog;
 
@@ -89,7 +90,8 @@ export class AcpConnection {
       },
     });
     this.allHandled = async () => {
-      while (handled < delivered) await new Promise((r) => setImmediate(r));
+      // dispose() drops vscode-jsonrpc's queue, so stop waiting for it then.
+      while (handled < delivered && !this.disposed) await new Promise((r) => setImmediate(r));
     };
     this.writer.onError(([error]) => this.failPending(error.message));
     let markClosed: () => void = () => undefined;
@@ -172,6 +174,7 @@ export class AcpConnection {
 
   /** Ends our side: stdin closes, pending requests reject. */
   dispose(): void {
+    this.disposed = true;
     this.failPending();
     this.rpc.end();
     this.rpc.dispose();
