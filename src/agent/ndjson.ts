@@ -42,6 +42,14 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
   /** Set while the rest of an over-long line is being thrown away; counts its bytes. */
   private discardedBytes: number | undefined;
   private callback: DataCallback | undefined;
+  /**
+   * vscode-jsonrpc queues what it is handed under keys like `req-<id>`, so two messages of one
+   * chunk with ids 0 and "0" (or a response sent twice) would overwrite each other. Handing it
+   * one message per macrotask keeps its queue at one, and close comes only after the last.
+   */
+  private readonly outbox: Message[] = [];
+  private draining = false;
+  private ended = false;
 
   constructor(private readonly readable: Readable, options: NdjsonReaderOptions = {}) {
     super();
@@ -55,7 +63,8 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     const onData = (chunk: Buffer | string) => this.onData(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     const onEnd = () => {
       this.flushLine(); // a last message without its newline still counts
-      this.fireClose();
+      this.ended = true;
+      if (!this.draining) setImmediate(() => this.fireClose());
     };
     const onError = (error: Error) => this.fireError(error);
     this.readable.on('data', onData);
@@ -122,7 +131,26 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       return;
     }
     this.onMessage?.(checked.message);
-    this.callback?.(checked.message);
+    this.outbox.push(checked.message);
+    if (!this.draining) {
+      this.draining = true;
+      setImmediate(() => this.drain());
+    }
+  }
+
+  private drain(): void {
+    const message = this.outbox.shift();
+    try {
+      if (message) this.callback?.(message);
+    } catch (error) {
+      this.fireError(error); // never throw into the stream's data handler
+    }
+    if (this.outbox.length > 0) {
+      setImmediate(() => this.drain());
+      return;
+    }
+    this.draining = false;
+    if (this.ended) setImmediate(() => this.fireClose());
   }
 }
 

@@ -3,6 +3,8 @@
 // Every message the connection writes is also checked against the official ACP schema.
 import test, { describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import type { Message } from 'vscode-jsonrpc/node';
 import { AcpConnection, ConnectionClosedError, InvalidResultError } from '../../src/agent/connection';
@@ -12,6 +14,9 @@ import type { SessionNotification } from '../../src/protocol';
 import { FakePeer, recordingLog, settle } from './helpers/streams';
 import type { WireMessage } from './helpers/streams';
 import { specMessageErrors } from './helpers/officialSchema';
+
+/** No test may hang the run (node:test has no default timeout). */
+const TIMEOUT = { timeout: 10_000 };
 
 const CWD = '/work/project';
 const newSession = { cwd: CWD, mcpServers: [] };
@@ -76,7 +81,7 @@ async function answer(peer: FakePeer, method: string, result: unknown, nth = 0):
 }
 
 describe('AcpConnection: our requests', () => {
-  test('a request goes out as a spec-valid JSON-RPC request and resolves with the validated result', async () => {
+  test('a request goes out as a spec-valid JSON-RPC request and resolves with the validated result', TIMEOUT, async () => {
     const { peer, connection } = connect();
     const pending = connection.request(agentMethods.initialize, {
       protocolVersion: 1,
@@ -100,7 +105,7 @@ describe('AcpConnection: our requests', () => {
     connection.dispose();
   });
 
-  test('an invalid result rejects with InvalidResultError naming the method and the field, and the connection still works', async () => {
+  test('an invalid result rejects with InvalidResultError naming the method and the field, and the connection still works', TIMEOUT, async () => {
     const { peer, connection } = connect();
     const bad = connection.request(agentMethods.sessionNew, newSession);
     await answer(peer, 'session/new', { sessionId: 42 });
@@ -119,7 +124,7 @@ describe('AcpConnection: our requests', () => {
     connection.dispose();
   });
 
-  test('an error answer rejects with its code, message and data', async () => {
+  test('an error answer rejects with its code, message and data', TIMEOUT, async () => {
     const { peer, connection } = connect();
     const pending = connection.request(agentMethods.sessionPrompt, { sessionId: 's1', prompt: [{ type: 'text', text: 'hi' }] });
     const request = await peer.requestFor('session/prompt');
@@ -135,7 +140,7 @@ describe('AcpConnection: our requests', () => {
     connection.dispose();
   });
 
-  test('an empty result sent as null reads as {}', async () => {
+  test('an empty result sent as null reads as {}', TIMEOUT, async () => {
     const { peer, connection } = connect();
     const pending = connection.request(agentMethods.authenticate, { methodId: 'agent-login' });
     await answer(peer, 'authenticate', null);
@@ -144,7 +149,7 @@ describe('AcpConnection: our requests', () => {
     connection.dispose();
   });
 
-  test('notify sends a spec-valid notification (no id)', async () => {
+  test('notify sends a spec-valid notification (no id)', TIMEOUT, async () => {
     const { peer, connection } = connect();
     await connection.notify(agentMethods.sessionCancel, { sessionId: 's1' });
     const sent = await peer.waitFor('session/cancel', (m) => m.method === 'session/cancel');
@@ -156,7 +161,7 @@ describe('AcpConnection: our requests', () => {
 });
 
 describe('AcpConnection: requests from the agent', () => {
-  test('bad params get -32602 with a readable message, and the handler is not called', async () => {
+  test('bad params get -32602 with a readable message, and the handler is not called', TIMEOUT, async () => {
     const { peer, connection } = connect();
     let called = 0;
     connection.onRequest(clientMethods.fsReadTextFile, () => {
@@ -174,7 +179,7 @@ describe('AcpConnection: requests from the agent', () => {
     connection.dispose();
   });
 
-  test('a request without params for a method that needs them gets -32602 too', async () => {
+  test('a request without params for a method that needs them gets -32602 too', TIMEOUT, async () => {
     const { peer, connection } = connect();
     connection.onRequest(clientMethods.fsReadTextFile, () => ({ content: '' }));
     peer.send({ jsonrpc: '2.0', id: 2, method: 'fs/read_text_file' });
@@ -185,7 +190,7 @@ describe('AcpConnection: requests from the agent', () => {
     connection.dispose();
   });
 
-  test('an unknown or unserved method gets -32601 (also an _extension request)', async () => {
+  test('an unknown or unserved method gets -32601 (also an _extension request)', TIMEOUT, async () => {
     const { peer, connection } = connect();
     peer.send({ jsonrpc: '2.0', id: 3, method: 'terminal/create', params: { sessionId: 's1', command: 'ls' } });
     peer.send({ jsonrpc: '2.0', id: 4, method: '_vendor/frobnicate', params: {} });
@@ -195,7 +200,7 @@ describe('AcpConnection: requests from the agent', () => {
     connection.dispose();
   });
 
-  test('a handler error with a numeric code keeps its code, message and data', async () => {
+  test('a handler error with a numeric code keeps its code, message and data', TIMEOUT, async () => {
     const { peer, connection } = connect();
     connection.onRequest(clientMethods.fsReadTextFile, () => {
       throw Object.assign(new Error('No such file: /work/project/a.txt'), { code: ErrorCodes.ResourceNotFound, data: { path: '/work/project/a.txt' } });
@@ -214,7 +219,7 @@ describe('AcpConnection: requests from the agent', () => {
     connection.dispose();
   });
 
-  test('a handler throwing a plain Error (or a non-integer code) answers -32603 with its message', async () => {
+  test('a handler throwing a plain Error (or a non-integer code) answers -32603 with its message', TIMEOUT, async () => {
     const { peer, connection } = connect();
     connection.onRequest(clientMethods.fsReadTextFile, () => {
       throw new Error('disk on fire');
@@ -230,7 +235,7 @@ describe('AcpConnection: requests from the agent', () => {
     connection.dispose();
   });
 
-  test('a null (or undefined) result from a handler goes out as {}', async () => {
+  test('a null (or undefined) result from a handler goes out as {}', TIMEOUT, async () => {
     const { peer, connection } = connect();
     connection.onRequest(clientMethods.fsWriteTextFile, () => null as unknown as Record<string, never>);
     connection.onRequest(clientMethods.terminalRelease, () => undefined as unknown as Record<string, never>);
@@ -243,7 +248,7 @@ describe('AcpConnection: requests from the agent', () => {
     connection.dispose();
   });
 
-  test('a valid request reaches the handler with parsed params and its result goes back', async () => {
+  test('a valid request reaches the handler with parsed params and its result goes back', TIMEOUT, async () => {
     const { peer, connection } = connect();
     const seen: unknown[] = [];
     connection.onRequest(clientMethods.fsReadTextFile, (params) => {
@@ -259,7 +264,7 @@ describe('AcpConnection: requests from the agent', () => {
 });
 
 describe('AcpConnection: broken input', () => {
-  test('a malformed JSON line gets -32700 with id null, and the next request is still served', async () => {
+  test('a malformed JSON line gets -32700 with id null, and the next request is still served', TIMEOUT, async () => {
     const { peer, log, connection } = connect();
     connection.onRequest(clientMethods.fsReadTextFile, () => ({ content: 'ok' }));
     peer.sendRaw('{"jsonrpc":"2.0","id":12,"method":"fs/read_text_file",\n');
@@ -272,7 +277,7 @@ describe('AcpConnection: broken input', () => {
     connection.dispose();
   });
 
-  test('a non-JSON line (a banner) is logged and not answered', async () => {
+  test('a non-JSON line (a banner) is logged and not answered', TIMEOUT, async () => {
     const { peer, log, connection } = connect();
     connection.onRequest(clientMethods.fsReadTextFile, () => ({ content: 'ok' }));
     peer.sendRaw('Welcome to Fake Agent v1!\n');
@@ -285,7 +290,7 @@ describe('AcpConnection: broken input', () => {
     connection.dispose();
   });
 
-  test('an invalid envelope gets -32600 to the request id (or null), and the connection goes on', async () => {
+  test('an invalid envelope gets -32600 to the request id (or null), and the connection goes on', TIMEOUT, async () => {
     const { peer, connection } = connect();
     connection.onRequest(clientMethods.fsReadTextFile, () => ({ content: 'ok' }));
     peer.send({ jsonrpc: '1.0', id: 15, method: 'fs/read_text_file', params: {} });
@@ -305,7 +310,7 @@ describe('AcpConnection: broken input', () => {
     connection.dispose();
   });
 
-  test('an agent request with id null is answered, not silently dropped (the agent would wait forever)', async () => {
+  test('an agent request with id null is answered, not silently dropped (the agent would wait forever)', TIMEOUT, async () => {
     const { peer, connection } = connect();
     connection.onRequest(clientMethods.fsReadTextFile, () => ({ content: 'ok' }));
     peer.send({ jsonrpc: '2.0', id: null, method: 'fs/read_text_file', params: { sessionId: 's1', path: '/a' } });
@@ -317,7 +322,7 @@ describe('AcpConnection: broken input', () => {
     connection.dispose();
   });
 
-  test('an LSP-style $/cancelRequest without params does not break the stream (the request after it is served)', async () => {
+  test('an LSP-style $/cancelRequest without params does not break the stream (the request after it is served)', TIMEOUT, async () => {
     const { peer, connection } = connect();
     connection.onRequest(clientMethods.fsReadTextFile, () => ({ content: 'ok' }));
     let thrown: unknown;
@@ -333,7 +338,7 @@ describe('AcpConnection: broken input', () => {
 });
 
 describe('AcpConnection: ids per direction', () => {
-  test('agent requests with id 0 and a string id, while our request 0 is pending, each get the right answer', async () => {
+  test('agent requests with id 0 and a string id, while our request 0 is pending, each get the right answer', TIMEOUT, async () => {
     const { peer, connection } = connect();
     connection.onRequest(clientMethods.fsReadTextFile, (p) => ({ content: `file ${p.path}` }));
     connection.onRequest(clientMethods.sessionRequestPermission, (p) => ({
@@ -361,7 +366,53 @@ describe('AcpConnection: ids per direction', () => {
     connection.dispose();
   });
 
-  test('a response to an id we never used is ignored without harm', async () => {
+  test('agent requests with ids 0 and "0" in one chunk are both answered, to their own ids', TIMEOUT, async () => {
+    const { peer, connection } = connect();
+    connection.onRequest(clientMethods.fsReadTextFile, (p) => ({ content: `file ${p.path}` }));
+    peer.sendRaw(`${JSON.stringify(readRequest(0, '/number'))}\n${JSON.stringify(readRequest('0', '/string'))}\n`);
+    await peer.waitFor('two answers', () => peer.written.length >= 2, 1000).catch(() => undefined);
+    const resultFor = (id: string | number) => peer.written.find((m) => m.id === id)?.result as unknown;
+    assert.deepEqual(
+      { number: resultFor(0), string: resultFor('0') },
+      { number: { content: 'file /number' }, string: { content: 'file /string' } },
+    );
+    connection.dispose();
+  });
+
+  // Run in a child process: if the connection never closes it may keep the event loop busy
+  // forever, and this test must fail rather than hang the whole run.
+  test('a response sent twice in one chunk (a buggy agent), then EOF: the connection still closes and rejects the rest', TIMEOUT, async () => {
+    const script = `
+      const { PassThrough } = require('node:stream');
+      const { AcpConnection, ConnectionClosedError } = require(${JSON.stringify(path.resolve(__dirname, '../../src/agent/connection.js'))});
+      const { agentMethods } = require(${JSON.stringify(path.resolve(__dirname, '../../src/protocol/index.js'))});
+      const input = new PassThrough();
+      const output = new PassThrough();
+      const connection = new AcpConnection(input, output, { log: { info() {}, warn() {}, error() {} } });
+      const params = { cwd: '/work/project', mcpServers: [] };
+      const first = connection.request(agentMethods.sessionNew, params);
+      const second = connection.request(agentMethods.sessionNew, params);
+      const answer = (sessionId) => JSON.stringify({ jsonrpc: '2.0', id: 0, result: { sessionId } }) + '\\n';
+      setTimeout(async () => {
+        input.write(answer('first answer') + answer('second answer'));
+        await first;
+        input.end();
+        const outcome = await Promise.race([
+          second.then(() => 'resolved', (e) => (e instanceof ConnectionClosedError ? 'ConnectionClosedError' : String(e))),
+          new Promise((r) => setTimeout(() => r('still pending 2 s after EOF'), 2000)),
+        ]);
+        process.stdout.write(outcome);
+        process.exit(0);
+      }, 20);`;
+    const outcome = await new Promise<string>((resolve) => {
+      execFile(process.execPath, ['-e', script], { timeout: 8000, killSignal: 'SIGKILL' }, (error, stdout, stderr) =>
+        resolve(error ? `${String(stdout)} (child failed: ${error.message} ${String(stderr)})` : String(stdout)),
+      );
+    });
+    assert.equal(outcome, 'ConnectionClosedError');
+  });
+
+  test('a response to an id we never used is ignored without harm', TIMEOUT, async () => {
     const { peer, connection } = connect();
     const pending = connection.request(agentMethods.sessionNew, newSession);
     await peer.requestFor('session/new');
@@ -377,7 +428,7 @@ describe('AcpConnection: ids per direction', () => {
 });
 
 describe('AcpConnection: end of stream', () => {
-  test('EOF rejects every pending request at once with ConnectionClosedError, and later calls fail fast', async () => {
+  test('EOF rejects every pending request at once with ConnectionClosedError, and later calls fail fast', TIMEOUT, async () => {
     const { peer, connection } = connect();
     const pending = [
       connection.request(agentMethods.sessionNew, newSession),
@@ -401,7 +452,7 @@ describe('AcpConnection: end of stream', () => {
     connection.dispose();
   });
 
-  test('a response that arrives just before EOF still settles its request', async () => {
+  test('a response that arrives just before EOF still settles its request', TIMEOUT, async () => {
     const { peer, connection } = connect();
     const pending = connection.request(agentMethods.sessionNew, newSession);
     const request = await peer.requestFor('session/new');
@@ -411,7 +462,7 @@ describe('AcpConnection: end of stream', () => {
     connection.dispose();
   });
 
-  test("a request whose write fails (the agent's stdin is gone) rejects, leaving no unhandled rejection behind", async () => {
+  test("a request whose write fails (the agent's stdin is gone) rejects, leaving no unhandled rejection behind", TIMEOUT, async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
@@ -427,7 +478,7 @@ describe('AcpConnection: end of stream', () => {
     }
   });
 
-  test('dispose() rejects pending requests and ends our output', async () => {
+  test('dispose() rejects pending requests and ends our output', TIMEOUT, async () => {
     const { peer, connection } = connect();
     const pending = connection.request(agentMethods.sessionNew, newSession);
     await peer.requestFor('session/new');
@@ -438,7 +489,7 @@ describe('AcpConnection: end of stream', () => {
 });
 
 describe('AcpConnection: notifications from the agent', () => {
-  test('valid notifications reach the handler parsed; invalid ones are dropped with a warning', async () => {
+  test('valid notifications reach the handler parsed; invalid ones are dropped with a warning', TIMEOUT, async () => {
     const { peer, log, connection } = connect();
     const seen: SessionNotification[] = [];
     connection.onNotification(clientMethods.sessionUpdate, (n) => seen.push(n));
@@ -455,7 +506,7 @@ describe('AcpConnection: notifications from the agent', () => {
     connection.dispose();
   });
 
-  test('a throwing notification handler is logged and does not stop later notifications', async () => {
+  test('a throwing notification handler is logged and does not stop later notifications', TIMEOUT, async () => {
     const { peer, log, connection } = connect();
     let calls = 0;
     connection.onNotification(clientMethods.sessionUpdate, () => {
@@ -470,7 +521,7 @@ describe('AcpConnection: notifications from the agent', () => {
     connection.dispose();
   });
 
-  test('unknown notifications are ignored (and $/ ones silently)', async () => {
+  test('unknown notifications are ignored (and $/ ones silently)', TIMEOUT, async () => {
     const { peer, log, connection } = connect();
     peer.send({ jsonrpc: '2.0', method: '_vendor/status', params: { busy: true } });
     peer.send({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 3 } });
@@ -483,7 +534,7 @@ describe('AcpConnection: notifications from the agent', () => {
 });
 
 describe('AcpConnection: the protocol trace', () => {
-  test('onTrace sees every message both ways, in order, including the error answers to broken lines', async () => {
+  test('onTrace sees every message both ways, in order, including the error answers to broken lines', TIMEOUT, async () => {
     const { peer, trace, connection } = connect();
     connection.onRequest(clientMethods.fsReadTextFile, () => ({ content: 'ok' }));
     connection.onNotification(clientMethods.sessionUpdate, () => undefined);

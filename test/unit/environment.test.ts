@@ -8,11 +8,14 @@ import * as path from 'node:path';
 import { parseEnvOutput, resolveLoginShellEnv } from '../../src/agent/environment';
 import type { Env } from '../../src/agent/environment';
 
+/** No test may hang the run (node:test has no default timeout). */
+const TIMEOUT = { timeout: 20_000 };
+
 const MARK = '__ACP_HOST_ENV__';
 const framed = (entries: string[], before = '', after = '') => `${before}${MARK}${entries.map((e) => `${e}\0`).join('')}${MARK}${after}`;
 
 describe('parseEnvOutput', () => {
-  test('reads the variables between the markers, ignoring banners before and after', () => {
+  test('reads the variables between the markers, ignoring banners before and after', TIMEOUT, () => {
     const output = framed(
       ['HOME=/home/me', 'PATH=/home/me/.nvm/versions/node/v22/bin:/usr/bin'],
       'Last login: Mon Jan  1 on ttys000\nWelcome to fish, the friendly interactive shell\nNOT_A_VAR=banner\n',
@@ -21,21 +24,21 @@ describe('parseEnvOutput', () => {
     assert.deepEqual(parseEnvOutput(output), { HOME: '/home/me', PATH: '/home/me/.nvm/versions/node/v22/bin:/usr/bin' });
   });
 
-  test("values may contain '=' and newlines", () => {
+  test("values may contain '=' and newlines", TIMEOUT, () => {
     const output = framed(['OPTS=--a=1 --b=2', 'MULTI=first line\nsecond line\n', 'EMPTY=', 'X==']);
     assert.deepEqual(parseEnvOutput(output), { OPTS: '--a=1 --b=2', MULTI: 'first line\nsecond line\n', EMPTY: '', X: '=' });
   });
 
-  test('a banner that prints escape sequences and NULs outside the markers does not leak in', () => {
+  test('a banner that prints escape sequences and NULs outside the markers does not leak in', TIMEOUT, () => {
     const output = framed(['A=1'], '\x1b]0;title\x07\0junk=1\0', '\0more=2\0');
     assert.deepEqual(parseEnvOutput(output), { A: '1' });
   });
 
-  test('entries without a name (no "=", or "=" first) are skipped', () => {
+  test('entries without a name (no "=", or "=" first) are skipped', TIMEOUT, () => {
     assert.deepEqual(parseEnvOutput(framed(['garbage', '=nameless', 'OK=yes'])), { OK: 'yes' });
   });
 
-  test('no markers, one marker, or nothing between them gives undefined', () => {
+  test('no markers, one marker, or nothing between them gives undefined', TIMEOUT, () => {
     assert.equal(parseEnvOutput('HOME=/home/me\0PATH=/usr/bin\0'), undefined);
     assert.equal(parseEnvOutput(`banner ${MARK}HOME=/home/me\0`), undefined);
     assert.equal(parseEnvOutput(`${MARK}${MARK}`), undefined);
@@ -78,7 +81,7 @@ echo "logout"`;
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test("returns the login shell's variables on top of the base env", { skip: process.platform === 'win32' }, async () => {
+  test("returns the login shell's variables on top of the base env", { ...TIMEOUT, skip: process.platform === 'win32' }, async () => {
     const shell = script('chatty-sh', CHATTY_SHELL);
     const env = await resolveLoginShellEnv(base(shell), 'linux');
     assert.equal(env.FAKE_LOGIN_VAR, 'from the login shell', 'the shell wins over the base');
@@ -96,31 +99,31 @@ echo "logout"`;
     }
   });
 
-  test('bash, zsh and fish are also asked for an interactive shell (-i), where nvm is set up', { skip: process.platform === 'win32' }, async () => {
+  test('bash, zsh and fish are also asked for an interactive shell (-i), where nvm is set up', { ...TIMEOUT, skip: process.platform === 'win32' }, async () => {
     const shell = script('fake-bash', CHATTY_SHELL.replace('"$1 $2"', '"$1 $2 $3"'));
     const env = await resolveLoginShellEnv(base(shell), 'linux');
     assert.equal(env.FAKE_SHELL_FLAGS, '-i -l -c');
     assert.equal(env.FAKE_LOGIN_VAR, 'from the login shell');
   });
 
-  test('a shell that does not exist: the base env, unchanged', async () => {
+  test('a shell that does not exist: the base env, unchanged', TIMEOUT, async () => {
     const input = base(path.join(os.tmpdir(), 'acp-host-no-such-shell'));
     assert.deepEqual(await resolveLoginShellEnv({ ...input }, 'linux'), input);
   });
 
-  test('a shell that fails without printing the environment: the base env', { skip: process.platform === 'win32' }, async () => {
+  test('a shell that fails without printing the environment: the base env', { ...TIMEOUT, skip: process.platform === 'win32' }, async () => {
     const shell = script('broken-sh', 'echo "rc file error: syntax error near line 3" >&2\necho "half a banner"\nexit 1');
     const input = base(shell);
     assert.deepEqual(await resolveLoginShellEnv({ ...input }, 'linux'), input);
   });
 
-  test('a shell that prints only the first marker (killed halfway): the base env', { skip: process.platform === 'win32' }, async () => {
+  test('a shell that prints only the first marker (killed halfway): the base env', { ...TIMEOUT, skip: process.platform === 'win32' }, async () => {
     const shell = script('halfway-sh', `printf '${MARK}HOME=/elsewhere\\0'\nexit 0`);
     const input = base(shell);
     assert.deepEqual(await resolveLoginShellEnv({ ...input }, 'linux'), input);
   });
 
-  test('on Windows the base env is used as it is, without running a shell', async () => {
+  test('on Windows the base env is used as it is, without running a shell', TIMEOUT, async () => {
     const input = base(path.join(os.tmpdir(), 'acp-host-no-such-shell'));
     assert.equal(await resolveLoginShellEnv(input, 'win32'), input);
   });

@@ -7,6 +7,9 @@ import type { Message } from 'vscode-jsonrpc/node';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../src/agent/ndjson';
 import type { NdjsonReaderOptions, SkippedLine } from '../../src/agent/ndjson';
 
+/** No test may hang the run (node:test has no default timeout). */
+const TIMEOUT = { timeout: 10_000 };
+
 const note = (n: number, extra: Record<string, unknown> = {}) => ({
   jsonrpc: '2.0',
   method: 'session/update',
@@ -36,7 +39,7 @@ async function readAll(chunks: Array<string | Buffer>, options: Omit<NdjsonReade
 }
 
 describe('NdjsonMessageReader: framing', () => {
-  test('a message split byte by byte arrives once, intact', async () => {
+  test('a message split byte by byte arrives once, intact', TIMEOUT, async () => {
     const bytes = Buffer.from(line(note(1, { text: 'byte by byte' })));
     const chunks = [...bytes].map((b) => Buffer.from([b]));
     const r = await readAll(chunks);
@@ -45,7 +48,7 @@ describe('NdjsonMessageReader: framing', () => {
     assert.deepEqual(r.skipped, []);
   });
 
-  test('multi-byte UTF-8 characters split across chunks decode correctly', async () => {
+  test('multi-byte UTF-8 characters split across chunks decode correctly', TIMEOUT, async () => {
     const text = 'prix: 5 € — 😀 日本語';
     const bytes = Buffer.from(line(note(1, { text })));
     const euro = bytes.indexOf(Buffer.from('€'));
@@ -64,12 +67,12 @@ describe('NdjsonMessageReader: framing', () => {
     assert.deepEqual(r.messages, [note(1, { text })]);
   });
 
-  test('several messages in one chunk all arrive, in order', async () => {
+  test('several messages in one chunk all arrive, in order', TIMEOUT, async () => {
     const r = await readAll([line(note(1)) + line(note(2)) + line(note(3))]);
     assert.deepEqual(r.messages, [note(1), note(2), note(3)]);
   });
 
-  test('a chunk may end one message, hold a whole one and start the next', async () => {
+  test('a chunk may end one message, hold a whole one and start the next', TIMEOUT, async () => {
     const all = line(note(1)) + line(note(2)) + line(note(3));
     const a = 10;
     const b = line(note(1)).length + line(note(2)).length + 5;
@@ -77,25 +80,25 @@ describe('NdjsonMessageReader: framing', () => {
     assert.deepEqual(r.messages, [note(1), note(2), note(3)]);
   });
 
-  test('\\r\\n line endings are accepted (also when \\r and \\n are in different chunks)', async () => {
+  test('\\r\\n line endings are accepted (also when \\r and \\n are in different chunks)', TIMEOUT, async () => {
     const first = line(note(1), '\r\n');
     const r = await readAll([first.slice(0, -1), '\n', line(note(2), '\r\n')]);
     assert.deepEqual(r.messages, [note(1), note(2)]);
     assert.deepEqual(r.skipped, []);
   });
 
-  test('blank and whitespace-only lines are ignored silently', async () => {
+  test('blank and whitespace-only lines are ignored silently', TIMEOUT, async () => {
     const r = await readAll(['\n\n', line(note(1)), '   \n\t\n\r\n', line(note(2)), '\n']);
     assert.deepEqual(r.messages, [note(1), note(2)]);
     assert.deepEqual(r.skipped, []);
   });
 
-  test('a last message without its newline still arrives at EOF', async () => {
+  test('a last message without its newline still arrives at EOF', TIMEOUT, async () => {
     const r = await readAll([line(note(1)), JSON.stringify(note(2))]);
     assert.deepEqual(r.messages, [note(1), note(2)]);
   });
 
-  test('onMessage (the trace) sees every message, before the connection does', async () => {
+  test('onMessage (the trace) sees every message, before the connection does', TIMEOUT, async () => {
     const order: string[] = [];
     const input = new PassThrough();
     const reader = new NdjsonMessageReader(input, { onMessage: (m) => order.push(`trace ${JSON.stringify(m)}`) });
@@ -111,7 +114,7 @@ describe('NdjsonMessageReader: framing', () => {
 });
 
 describe('NdjsonMessageReader: lines that are not messages', () => {
-  test('banners, npm warnings and escape sequences are skipped as not-json, and the messages around them arrive', async () => {
+  test('banners, npm warnings and escape sequences are skipped as not-json, and the messages around them arrive', TIMEOUT, async () => {
     const banner = 'npm WARN config production Use `--omit=dev` instead.';
     const ansi = '\x1b[32m✔\x1b[0m ready';
     const r = await readAll([`${banner}\n`, line(note(1)), `${ansi}\n`, line(note(2))]);
@@ -122,7 +125,7 @@ describe('NdjsonMessageReader: lines that are not messages', () => {
     ]);
   });
 
-  test('a line that looks like JSON but does not parse is reported as malformed-json', async () => {
+  test('a line that looks like JSON but does not parse is reported as malformed-json', TIMEOUT, async () => {
     const r = await readAll(['{not json\n', '[1, 2\n', line(note(1))]);
     assert.deepEqual(r.messages, [note(1)]);
     assert.deepEqual(
@@ -131,7 +134,7 @@ describe('NdjsonMessageReader: lines that are not messages', () => {
     );
   });
 
-  test('JSON that is not a JSON-RPC message is reported as invalid-message with its id', async () => {
+  test('JSON that is not a JSON-RPC message is reported as invalid-message with its id', TIMEOUT, async () => {
     const r = await readAll(['42\n', '[1,2,3]\n', line({ jsonrpc: '1.0', id: 7, method: 'x' }), line(note(1))]);
     assert.deepEqual(r.messages, [note(1)]);
     const invalid = r.skipped.map((s) => (s.reason === 'invalid-message' ? { id: s.id, preview: s.preview } : s));
@@ -142,7 +145,7 @@ describe('NdjsonMessageReader: lines that are not messages', () => {
     ]);
   });
 
-  test('the preview of a long skipped line is cut to 200 characters', async () => {
+  test('the preview of a long skipped line is cut to 200 characters', TIMEOUT, async () => {
     const garbage = 'x'.repeat(5000);
     const r = await readAll([`${garbage}\n`]);
     assert.equal(r.skipped.length, 1);
@@ -157,7 +160,7 @@ describe('NdjsonMessageReader: lines that are not messages', () => {
 describe('NdjsonMessageReader: the line-length cap', () => {
   const CAP = 1024;
 
-  test('a line over maxLineBytes is dropped and reported with its size; the next message still arrives', async () => {
+  test('a line over maxLineBytes is dropped and reported with its size; the next message still arrives', TIMEOUT, async () => {
     const huge = line(note(1, { blob: 'x'.repeat(10_000) }));
     const hugeBytes = Buffer.byteLength(huge) - 1; // without its newline
     const r = openReader({ maxLineBytes: CAP });
@@ -176,20 +179,20 @@ describe('NdjsonMessageReader: the line-length cap', () => {
     assert.ok(maxHeld <= CAP, `the reader buffered ${maxHeld} bytes of a line, over the cap of ${CAP}`);
   });
 
-  test('a huge line and the next message in the same chunk: dropped, then parsed', async () => {
+  test('a huge line and the next message in the same chunk: dropped, then parsed', TIMEOUT, async () => {
     const huge = 'y'.repeat(CAP * 3);
     const r = await readAll([`${huge}\n${line(note(2))}`], { maxLineBytes: CAP });
     assert.deepEqual(r.skipped, [{ reason: 'too-long', bytes: CAP * 3 }]);
     assert.deepEqual(r.messages, [note(2)]);
   });
 
-  test('the size counts bytes, not characters', async () => {
+  test('the size counts bytes, not characters', TIMEOUT, async () => {
     const r = await readAll([`${'€'.repeat(CAP)}\n`, line(note(2))], { maxLineBytes: CAP });
     assert.deepEqual(r.skipped, [{ reason: 'too-long', bytes: CAP * 3 }]);
     assert.deepEqual(r.messages, [note(2)]);
   });
 
-  test('a line of exactly maxLineBytes is kept', async () => {
+  test('a line of exactly maxLineBytes is kept', TIMEOUT, async () => {
     const base = JSON.stringify(note(1, { blob: '' }));
     const message = note(1, { blob: 'z'.repeat(CAP - base.length) });
     assert.equal(JSON.stringify(message).length, CAP);
@@ -198,13 +201,13 @@ describe('NdjsonMessageReader: the line-length cap', () => {
     assert.deepEqual(r.skipped, []);
   });
 
-  test('an over-long last line without a newline is reported at EOF', async () => {
+  test('an over-long last line without a newline is reported at EOF', TIMEOUT, async () => {
     const r = await readAll([line(note(1)), 'q'.repeat(CAP + 1)], { maxLineBytes: CAP });
     assert.deepEqual(r.messages, [note(1)]);
     assert.deepEqual(r.skipped, [{ reason: 'too-long', bytes: CAP + 1 }]);
   });
 
-  test('two over-long lines in a row are reported separately', async () => {
+  test('two over-long lines in a row are reported separately', TIMEOUT, async () => {
     const r = await readAll([`${'a'.repeat(CAP + 10)}\n${'b'.repeat(CAP * 2)}\n`, line(note(3))], { maxLineBytes: CAP });
     assert.deepEqual(r.skipped, [
       { reason: 'too-long', bytes: CAP + 10 },
@@ -234,7 +237,7 @@ class SlowSink extends Writable {
 }
 
 describe('NdjsonMessageWriter', () => {
-  test('writes exactly one line per message, with no newline inside it', async () => {
+  test('writes exactly one line per message, with no newline inside it', TIMEOUT, async () => {
     const out = new PassThrough();
     let text = '';
     out.setEncoding('utf8').on('data', (c: string) => (text += c));
@@ -254,7 +257,7 @@ describe('NdjsonMessageWriter', () => {
     assert.ok(lines.every((l) => !l.includes('\r')));
   });
 
-  test('concurrent writes stay in order, one write in flight at a time', async () => {
+  test('concurrent writes stay in order, one write in flight at a time', TIMEOUT, async () => {
     const sink = new SlowSink();
     const writer = new NdjsonMessageWriter(sink);
     const messages = Array.from({ length: 50 }, (_, i) => ({ jsonrpc: '2.0', method: 'session/update', params: { n: i } }) as Message);
@@ -264,7 +267,7 @@ describe('NdjsonMessageWriter', () => {
     assert.equal(sink.maxInFlight, 1);
   });
 
-  test('onMessage (the trace) sees each message as it is queued', async () => {
+  test('onMessage (the trace) sees each message as it is queued', TIMEOUT, async () => {
     const seen: Message[] = [];
     const writer = new NdjsonMessageWriter(new PassThrough(), (m) => seen.push(m));
     const m = { jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 's' } } as Message;
@@ -274,7 +277,7 @@ describe('NdjsonMessageWriter', () => {
 
   // The writer never rejects (vscode-jsonrpc would turn a rejected request write into an
   // unhandled rejection); a failed write is reported through onError, once per message.
-  test('a write after the stream ended is reported through onError, and so is every later one', async () => {
+  test('a write after the stream ended is reported through onError, and so is every later one', TIMEOUT, async () => {
     const out = new PassThrough();
     out.resume();
     const writer = new NdjsonMessageWriter(out);
@@ -287,7 +290,7 @@ describe('NdjsonMessageWriter', () => {
     assert.deepEqual(errors, ['b: The agent closed its stdin', 'c: The agent closed its stdin']);
   });
 
-  test('writes queued before the stream is destroyed settle and are reported instead of hanging', async () => {
+  test('writes queued before the stream is destroyed settle and are reported instead of hanging', TIMEOUT, async () => {
     const sink = new SlowSink();
     sink.on('error', () => undefined);
     const writer = new NdjsonMessageWriter(sink);
@@ -301,7 +304,7 @@ describe('NdjsonMessageWriter', () => {
     assert.ok(failures >= 2, `failures reported: ${failures}`);
   });
 
-  test('end() ends the stream and may be called twice', async () => {
+  test('end() ends the stream and may be called twice', TIMEOUT, async () => {
     const out = new PassThrough();
     out.resume();
     const writer = new NdjsonMessageWriter(out);
