@@ -5,8 +5,8 @@ import type { AcpConnection, ConnectionLog, TraceDirection } from '../agent/conn
 import type { LaunchSpec } from '../agent/process';
 import { agentMethods, clientMethods } from '../protocol/methods';
 import type { ClientCapabilities, ReadTextFileRequest, RequestPermissionResponse } from '../protocol';
+import { SessionState } from '../session/sessionState';
 import { Transcript } from '../session/transcript';
-import type { TranscriptEvent } from '../session/transcript';
 import type { StatusView } from '../webview-protocol/messages';
 
 /** What the controller needs from VS Code, as plain functions, so it has no `vscode` import. */
@@ -32,11 +32,20 @@ export interface ControllerSettings {
 export const CLIENT_CAPABILITIES: ClientCapabilities = {
   fs: { readTextFile: true, writeTextFile: false },
   terminal: false,
+  // The panel renders boolean config options as checkboxes.
+  session: { configOptions: { boolean: {} } },
 };
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type PendingPermission = (response: RequestPermissionResponse) => void;
+
+/** A prompt waiting for its turn; `settle` resolves the caller's promise when it ran or was dropped. */
+interface QueuedPrompt {
+  id: number;
+  text: string;
+  settle: { resolve: () => void; reject: (error: unknown) => void };
+}
 
 /**
  * One agent process and its session: start (initialize + session/new), prompt turns, cancel,
@@ -44,13 +53,16 @@ type PendingPermission = (response: RequestPermissionResponse) => void;
  */
 export class AgentController {
   readonly transcript = new Transcript();
+  readonly session = new SessionState();
   private running: RunningAgent | undefined;
   private sessionId: string | undefined;
   private status: StatusView;
   private readonly pendingPermissions = new Map<string, PendingPermission>();
   private readonly statusListeners = new Set<(status: StatusView) => void>();
   private starting: Promise<void> | undefined;
-  private turns: Promise<void> = Promise.resolve();
+  private readonly queue: QueuedPrompt[] = [];
+  private nextPromptId = 1;
+  private draining = false;
 
   constructor(
     private readonly agent: AgentDefinition,
@@ -74,9 +86,6 @@ export class AgentController {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
   }
-  onTranscript(listener: (event: TranscriptEvent) => void): () => void {
-    return this.transcript.onChange(listener);
-  }
 
   /** Starts the agent and opens a session; concurrent callers share one start. */
   start(): Promise<void> {
@@ -85,21 +94,92 @@ export class AgentController {
     return this.starting;
   }
 
+  /** A new session starts from an empty transcript (a restart keeps it: the user's history stays visible). */
   async newSession(): Promise<void> {
+    this.transcript.clear();
     if (!this.running) return this.start();
     await this.openSession(this.running.connection);
   }
 
+  /** A restart also sends what was queued while the agent was down. */
   async restart(): Promise<void> {
     await this.stop();
     await this.start();
+    void this.drain();
   }
 
-  /** Prompts wait for the turn before them: an agent takes one turn at a time (ACP §14.8). */
+  /**
+   * Prompts typed while a turn runs wait in a visible queue: an agent takes one turn at a time
+   * (ACP §14.8). Resolves when this prompt's turn has ended, or it was dropped from the queue.
+   */
   prompt(text: string): Promise<void> {
-    const turn = this.turns.then(() => this.runTurn(text));
-    this.turns = turn.catch(() => undefined);
-    return turn;
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextPromptId++, text, settle: { resolve, reject } });
+      this.publishQueue();
+      void this.drain();
+    });
+  }
+
+  /** Drops a prompt that has not been sent yet. */
+  unqueue(id: number): void {
+    const index = this.queue.findIndex((q) => q.id === id);
+    if (index === -1) return;
+    const [dropped] = this.queue.splice(index, 1);
+    this.publishQueue();
+    dropped.settle.resolve();
+  }
+
+  /** Runs queued prompts one by one; a crashed agent keeps them until it is restarted. */
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.queue.length > 0 && this.status.phase !== 'crashed') {
+        const next = this.queue.shift()!;
+        this.publishQueue();
+        await this.runTurn(next.text).then(next.settle.resolve, next.settle.reject);
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private publishQueue(): void {
+    this.session.setQueue(this.queue.map(({ id, text }) => ({ id, text })));
+  }
+
+  /** `session/set_mode`, shown at once and taken back if the agent refuses. */
+  async setMode(modeId: string): Promise<void> {
+    const target = this.target();
+    const previous = this.session.currentModeId;
+    if (!target || previous === undefined || previous === modeId) return;
+    this.session.setCurrentMode(modeId);
+    try {
+      await target.connection.request(agentMethods.sessionSetMode, { sessionId: target.sessionId, modeId });
+    } catch (error) {
+      this.session.setCurrentMode(previous);
+      this.transcript.addError(`The agent did not switch to mode ${modeId}: ${(error as Error).message}`);
+    }
+  }
+
+  /** `session/set_config_option`; the answer is the complete new set (other options may change too). */
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    const target = this.target();
+    if (!target) return;
+    const { sessionId, connection } = target;
+    const request = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean' as const, value } : { sessionId, configId, value };
+    try {
+      const result = await connection.request(agentMethods.sessionSetConfigOption, request);
+      this.session.setConfigOptions(result.configOptions);
+    } catch (error) {
+      // The picker shows the value the user picked: send it the unchanged state again.
+      this.session.republish();
+      this.transcript.addError(`The agent did not change ${configId}: ${(error as Error).message}`);
+    }
+  }
+
+  private target(): { connection: AcpConnection; sessionId: string } | undefined {
+    return this.running && this.sessionId ? { connection: this.running.connection, sessionId: this.sessionId } : undefined;
   }
 
   private async runTurn(text: string): Promise<void> {
@@ -187,9 +267,12 @@ export class AgentController {
     }
   }
 
+  /** The state of the previous session goes; updates that arrive before the answer are kept. */
   private async openSession(connection: AcpConnection): Promise<void> {
+    this.session.reset();
     const result = await connection.request(agentMethods.sessionNew, { cwd: this.settings.workspaceFolder, mcpServers: [] });
     this.sessionId = result.sessionId;
+    this.session.setInitial(result.modes, result.configOptions);
     this.setStatus({ phase: 'ready', detail: undefined });
   }
 
@@ -197,7 +280,7 @@ export class AgentController {
   private serve(connection: AcpConnection): void {
     connection.onNotification(clientMethods.sessionUpdate, ({ update }) => {
       // Updates for a session we have not registered yet (before the session/new answer) are kept too.
-      if (!this.transcript.apply(update) && update.sessionUpdate === 'unknown') {
+      if (!this.transcript.apply(update) && !this.session.apply(update) && update.sessionUpdate === 'unknown') {
         this.ports.log.info(`Ignored session/update of unknown kind ${update.kind}`);
       }
     });

@@ -3,8 +3,10 @@ import { AgentController } from './agentController';
 import type { AgentDefinition } from './agentController';
 import { controllerSettings, defaultAgentName, listAgents } from './agentConfig';
 import { AgentViewProvider } from './agentView';
+import { DiffDocuments } from './diffDocuments';
 import { readTextFile } from './fileReader';
 import { Logs } from './logs';
+import { openLink, openLocation } from './openers';
 import type { ViewToHost } from '../webview-protocol/messages';
 
 /**
@@ -14,11 +16,12 @@ import type { ViewToHost } from '../webview-protocol/messages';
 export class AgentHost implements vscode.Disposable {
   readonly logs = new Logs();
   readonly view: AgentViewProvider;
+  private readonly diffs = new DiffDocuments();
   private current: AgentController;
 
   constructor(private readonly extension: vscode.ExtensionContext) {
     this.current = this.createController(this.pickAgent());
-    this.view = new AgentViewProvider(extension.extensionUri, () => this.current, (intent) => this.onIntent(intent), this.logs.channel);
+    this.view = new AgentViewProvider(extension.extensionUri, (intent) => this.onIntent(intent), this.logs.channel);
     this.view.attach(this.current);
   }
 
@@ -51,13 +54,32 @@ export class AgentHost implements vscode.Disposable {
         case 'prompt':
           if (this.current.currentStatus.phase === 'idle') await this.startAgent();
           return this.current.prompt(intent.text);
+        case 'unqueue':
+          return this.current.unqueue(intent.id);
         case 'cancel':
           return this.current.cancel();
         case 'permission':
           return this.current.choosePermission(intent.toolCallId, intent.optionId);
+        case 'setMode':
+          return this.current.setMode(intent.modeId);
+        case 'setConfigOption':
+          return this.current.setConfigOption(intent.configId, intent.value);
+        case 'openDiff': {
+          const diff = this.current.transcript.diffSource(intent.index, intent.contentIndex);
+          if (!diff) throw new Error(`entry ${intent.index} has no diff ${intent.contentIndex}`);
+          return this.diffs.open(diff);
+        }
+        case 'openLocation':
+          return openLocation(intent.path, intent.line);
+        case 'openLink':
+          return openLink(intent.href);
       }
     };
-    run().catch((error: Error) => this.logs.channel.error(`${intent.type} failed: ${error.stack ?? error.message}`));
+    run().catch((error: Error) => {
+      this.logs.channel.error(`${intent.type} failed: ${error.stack ?? error.message}`);
+      // What the user clicked must say why nothing happened.
+      if (intent.type.startsWith('open')) void vscode.window.showWarningMessage(error.message);
+    });
   }
 
   private pickAgent(): AgentDefinition {
@@ -79,6 +101,7 @@ export class AgentHost implements vscode.Disposable {
 
   dispose(): void {
     this.view.dispose();
+    this.diffs.dispose();
     void this.current.stop();
     this.logs.dispose();
   }

@@ -2,38 +2,28 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { HostToViewSchema, ViewToHostSchema } from '../webview-protocol/messages';
 import type { HostToView, ViewToHost } from '../webview-protocol/messages';
-import type { AgentController } from './agentController';
-
-const FRAME_MS = 16;
+import { ViewFeed } from './viewFeed';
+import type { FeedSource } from './viewFeed';
 
 /**
- * The "Agent" webview view: a projection of the controller's transcript. A (re)resolved view
- * asks for a snapshot with `ready`; after that it gets patches, coalesced to at most one post
- * per frame so a fast stream does not flood the webview.
+ * The "Agent" webview view: a projection of the controller's transcript and session state. A
+ * (re)resolved view asks for a snapshot with `ready`; after that the ViewFeed sends it patches,
+ * at most one post per frame.
  */
 export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewId = 'acpHost.agentView';
   private view: vscode.WebviewView | undefined;
-  private readonly dirty = new Set<number>();
-  private statusDirty = false;
-  private timer: NodeJS.Timeout | undefined;
-  private readonly subscriptions: (() => void)[] = [];
+  private readonly feed = new ViewFeed((message) => this.post(message));
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly controller: () => AgentController,
     private readonly onIntent: (intent: ViewToHost) => void,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
   /** Called when the controller is replaced (another agent): the view follows the new one. */
-  attach(controller: AgentController): void {
-    this.subscriptions.splice(0).forEach((off) => off());
-    this.subscriptions.push(
-      controller.onTranscript((event) => this.schedule(() => this.dirty.add(event.index))),
-      controller.onStatus(() => this.schedule(() => (this.statusDirty = true))),
-    );
-    this.postSnapshot();
+  attach(source: FeedSource): void {
+    this.feed.attach(source);
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -47,36 +37,12 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
         this.log.warn(`Ignored an invalid message from the panel: ${parsed.error.issues[0]?.message}`);
         return;
       }
-      if (parsed.data.type === 'ready') this.postSnapshot();
+      if (parsed.data.type === 'ready') this.feed.snapshot();
       else this.onIntent(parsed.data);
     });
     view.onDidDispose(() => {
       if (this.view === view) this.view = undefined;
     });
-  }
-
-  private schedule(mark: () => void): void {
-    mark();
-    this.timer ??= setTimeout(() => this.flush(), FRAME_MS);
-  }
-
-  private flush(): void {
-    this.timer = undefined;
-    const entries = this.controller().transcript.entries;
-    for (const index of [...this.dirty].sort((a, b) => a - b)) {
-      const entry = entries[index];
-      if (entry) this.post({ type: 'entry', index, entry });
-    }
-    this.dirty.clear();
-    if (this.statusDirty) this.post({ type: 'status', status: this.controller().currentStatus });
-    this.statusDirty = false;
-  }
-
-  private postSnapshot(): void {
-    const controller = this.controller();
-    this.dirty.clear();
-    this.statusDirty = false;
-    this.post({ type: 'snapshot', status: controller.currentStatus, entries: [...controller.transcript.entries] });
   }
 
   private post(message: HostToView): void {
@@ -93,7 +59,7 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       "default-src 'none'",
       `style-src ${webview.cspSource}`,
       `font-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource} data:`,
+      `img-src ${webview.cspSource}`,
       `script-src 'nonce-${nonce}'`,
     ].join('; ');
     return `<!DOCTYPE html>
@@ -102,6 +68,7 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="${asset('codicons/codicon.css')}">
 <link rel="stylesheet" href="${asset('webview.css')}">
 <title>Agent</title>
 </head>
@@ -113,7 +80,6 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
-    this.subscriptions.splice(0).forEach((off) => off());
+    this.feed.dispose();
   }
 }

@@ -1,18 +1,36 @@
 import type { SessionUpdate, StopReason, ToolCall, ToolCallContent, ToolCallUpdate } from '../protocol';
-import type { EntryView, PermissionOptionView, ToolContentView, ToolEntryView } from '../webview-protocol/entries';
+import type { EntryView, PermissionOptionView, PlanEntryView, TextEntryView, ToolContentView, ToolEntryView } from '../webview-protocol/entries';
 import { contentText } from './contentText';
+import { summariseDiff } from './diffSummary';
 
 /**
  * The transcript of one session, folded from `session/update`s (Zed's acp_thread is the model):
  * append to the last entry when the kind matches, upsert tool calls by id, merge only the fields
  * present, replace plans wholesale. Its entries are the panel's view model already (pure data,
- * no ACP types), so the host posts them as they are.
+ * no ACP types), so the host posts them as they are. Entries are only ever added or replaced, so
+ * an index names one entry for the transcript's life (until `clear`).
  */
-export type TranscriptEvent = { type: 'added' | 'updated'; index: number };
+export type TranscriptEvent =
+  | { type: 'added' | 'updated'; index: number }
+  /** Text entry `index` grew by `text` (the rest of it is unchanged). */
+  | { type: 'appended'; index: number; text: string }
+  /** Everything was dropped (a new session). */
+  | { type: 'reset' };
+
+/** The full texts behind a diff card, kept here because the card only carries a summary. */
+export interface DiffSource {
+  path: string;
+  oldText: string | null;
+  newText: string;
+}
 
 export class Transcript {
-  private readonly list: EntryView[] = [];
+  private list: EntryView[] = [];
   private readonly toolIndex = new Map<string, number>();
+  /** Per tool call, its diffs' full texts, at the index of the content they belong to. */
+  private readonly diffSources = new Map<string, (DiffSource | undefined)[]>();
+  /** The `messageId` of the last text entry, when the agent gives them: a new id starts a new entry. */
+  private openMessageId: string | undefined;
   private readonly listeners = new Set<(event: TranscriptEvent) => void>();
 
   get entries(): readonly EntryView[] {
@@ -24,21 +42,19 @@ export class Transcript {
     return () => this.listeners.delete(listener);
   }
 
-  /** Returns false for updates the transcript does not show (the caller logs unknown kinds). */
+  /** Returns false for updates that are not transcript entries (session state, unknown kinds). */
   apply(update: SessionUpdate): boolean {
     switch (update.sessionUpdate) {
       case 'user_message_chunk':
-        this.appendText('user', contentText(update.content));
+        this.appendText('user', contentText(update.content), update.messageId ?? undefined);
         return true;
       case 'agent_message_chunk':
-        this.appendText('agent', contentText(update.content));
+        this.appendText('agent', contentText(update.content), update.messageId ?? undefined);
         return true;
       case 'agent_thought_chunk':
-        this.appendText('thought', contentText(update.content));
+        this.appendText('thought', contentText(update.content), update.messageId ?? undefined);
         return true;
       case 'tool_call':
-        this.upsertTool(update);
-        return true;
       case 'tool_call_update':
         this.upsertTool(update);
         return true;
@@ -46,7 +62,6 @@ export class Transcript {
         this.setPlan(update.entries);
         return true;
       default:
-        // Commands, modes, config options, session info and usage are session state, not entries.
         return false;
     }
   }
@@ -61,12 +76,12 @@ export class Transcript {
 
   /** Ends a turn: tool calls still running are marked unfinished (the agent may never say). */
   endTurn(stopReason: StopReason): void {
-    this.list.forEach((entry, index) => {
+    for (const index of this.toolIndex.values()) {
+      const entry = this.list[index];
       if (entry.kind === 'tool' && (entry.status === 'pending' || entry.status === 'in_progress')) {
-        this.list[index] = { ...entry, status: 'unfinished', permission: undefined };
-        this.emit({ type: 'updated', index });
+        this.replace(index, { ...entry, status: 'unfinished', permission: undefined });
       }
-    });
+    }
     this.push({ kind: 'turnEnd', stopReason });
   }
 
@@ -80,52 +95,72 @@ export class Transcript {
     this.patchTool(toolCallId, { permission: undefined });
   }
 
-  private appendText(kind: 'user' | 'agent' | 'thought', text: string): void {
+  /** The full texts of diff `contentIndex` of the tool call at entry `index`, if it is one. */
+  diffSource(index: number, contentIndex: number): DiffSource | undefined {
+    const entry = this.list[index];
+    return entry?.kind === 'tool' ? this.diffSources.get(entry.toolCallId)?.[contentIndex] : undefined;
+  }
+
+  /** Drops every entry (a new session starts). */
+  clear(): void {
+    this.list = [];
+    this.toolIndex.clear();
+    this.diffSources.clear();
+    this.openMessageId = undefined;
+    this.emit({ type: 'reset' });
+  }
+
+  private appendText(kind: TextEntryView['kind'], text: string, messageId: string | undefined): void {
+    if (text === '') return;
     const index = this.list.length - 1;
     const last = this.list[index];
-    if (last && last.kind === kind) {
+    const sameMessage = messageId === undefined || this.openMessageId === undefined || messageId === this.openMessageId;
+    if (last?.kind === kind && sameMessage) {
       this.list[index] = { kind, text: last.text + text };
-      this.emit({ type: 'updated', index });
+      this.openMessageId ??= messageId;
+      this.emit({ type: 'appended', index, text });
     } else {
       this.push({ kind, text });
+      this.openMessageId = messageId;
     }
   }
 
   private upsertTool(update: ToolCall | ToolCallUpdate): void {
-    const index = this.toolIndex.get(update.toolCallId);
     const patch: Partial<ToolEntryView> = {};
     if (update.title != null) patch.title = update.title;
     if (update.kind != null) patch.toolKind = update.kind;
     if (update.status != null) patch.status = update.status;
     // A new content or locations array replaces the old one (ACP §8).
-    if (update.content != null) patch.content = update.content.map(toolContentView);
+    if (update.content != null) {
+      patch.content = update.content.map(toolContentView);
+      this.diffSources.set(update.toolCallId, update.content.map((c) => (c.type === 'diff' ? { path: c.path, oldText: c.oldText ?? null, newText: c.newText } : undefined)));
+    }
     if (update.locations != null) patch.locations = update.locations.map((l) => ({ path: l.path, line: l.line ?? null }));
-    if (index === undefined) {
+    if (this.toolIndex.has(update.toolCallId)) {
+      this.patchTool(update.toolCallId, patch);
+    } else {
       this.toolIndex.set(update.toolCallId, this.list.length);
       // An update for a call never announced still shows: protocol drift stays visible.
       this.push({ kind: 'tool', toolCallId: update.toolCallId, title: 'Tool call', toolKind: 'other', status: 'pending', content: [], locations: [], ...patch });
-    } else {
-      this.patchTool(update.toolCallId, patch);
     }
   }
 
   private patchTool(toolCallId: string, patch: Partial<ToolEntryView>): void {
     const index = this.toolIndex.get(toolCallId);
     const entry = index === undefined ? undefined : this.list[index];
-    if (index === undefined || entry?.kind !== 'tool') return;
-    this.list[index] = { ...entry, ...patch };
-    this.emit({ type: 'updated', index });
+    if (index !== undefined && entry?.kind === 'tool') this.replace(index, { ...entry, ...patch });
   }
 
-  private setPlan(entries: Extract<EntryView, { kind: 'plan' }>['entries']): void {
+  private setPlan(entries: readonly PlanEntryView[]): void {
     const index = this.list.findLastIndex((e) => e.kind === 'plan');
     const plan: EntryView = { kind: 'plan', entries: entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) };
-    if (index === -1) {
-      this.push(plan);
-    } else {
-      this.list[index] = plan;
-      this.emit({ type: 'updated', index });
-    }
+    if (index === -1) this.push(plan);
+    else this.replace(index, plan);
+  }
+
+  private replace(index: number, entry: EntryView): void {
+    this.list[index] = entry;
+    this.emit({ type: 'updated', index });
   }
 
   private push(entry: EntryView): void {
@@ -143,7 +178,7 @@ function toolContentView(content: ToolCallContent): ToolContentView {
     case 'content':
       return { type: 'text', text: contentText(content.content) };
     case 'diff':
-      return { type: 'diff', path: content.path, oldText: content.oldText ?? null, newText: content.newText };
+      return summariseDiff(content.path, content.oldText ?? null, content.newText);
     case 'terminal':
       return { type: 'terminal', terminalId: content.terminalId };
   }

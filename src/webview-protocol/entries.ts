@@ -10,48 +10,72 @@ export const PermissionOptionViewSchema = z.object({
   kind: z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']),
 });
 
+/** `line` is 1-based, as on the wire; null when the agent gave none. */
 export const ToolLocationViewSchema = z.object({ path: z.string(), line: z.number().int().nullable() });
 
+/**
+ * A diff as the card shows it: counts and a bounded preview of the changed lines. The full old
+ * and new texts stay on the host, which opens them in VS Code's diff editor on request.
+ */
+export const DiffViewSchema = z.object({
+  type: z.literal('diff'),
+  path: z.string(),
+  /** The agent gave no old text: the edit creates the file. */
+  isNewFile: z.boolean(),
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  /** Changed lines, each prefixed `+` or `-`, at most DIFF_PREVIEW_LINES of them. */
+  preview: z.array(z.string()),
+  /** More changed lines exist than the preview holds. */
+  previewTruncated: z.boolean(),
+});
+
 export const ToolContentViewSchema = z.discriminatedUnion('type', [
+  /** Text output of the tool, as markdown (agents fence command output themselves). */
   z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({ type: z.literal('diff'), path: z.string(), oldText: z.string().nullable(), newText: z.string() }),
+  DiffViewSchema,
   z.object({ type: z.literal('terminal'), terminalId: z.string() }),
 ]);
 
+export const ToolStatusViewSchema = z.enum(['pending', 'in_progress', 'completed', 'failed', 'unfinished']);
+
+export const PlanEntryViewSchema = z.object({
+  content: z.string(),
+  priority: z.enum(['high', 'medium', 'low']),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+});
+
+export const StopReasonViewSchema = z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled']);
+
 export const EntryViewSchema = z.discriminatedUnion('kind', [
+  /** What the user sent (plain text, never rendered as markdown). */
   z.object({ kind: z.literal('user'), text: z.string() }),
+  /** The agent's reply (markdown), coalesced from its chunks. */
   z.object({ kind: z.literal('agent'), text: z.string() }),
+  /** The agent's reasoning (markdown), collapsed by default. */
   z.object({ kind: z.literal('thought'), text: z.string() }),
   z.object({
     kind: z.literal('tool'),
     toolCallId: z.string(),
     title: z.string(),
+    /** ACP ToolKind (read, edit, delete, move, search, execute, think, fetch, switch_mode, other). */
     toolKind: z.string(),
-    status: z.enum(['pending', 'in_progress', 'completed', 'failed', 'unfinished']),
+    status: ToolStatusViewSchema,
     content: z.array(ToolContentViewSchema),
     locations: z.array(ToolLocationViewSchema),
     /** Present while the agent waits for the user's choice. */
     permission: z.array(PermissionOptionViewSchema).optional(),
   }),
-  z.object({
-    kind: z.literal('plan'),
-    entries: z.array(
-      z.object({
-        content: z.string(),
-        priority: z.enum(['high', 'medium', 'low']),
-        status: z.enum(['pending', 'in_progress', 'completed']),
-      }),
-    ),
-  }),
-  z.object({
-    kind: z.literal('turnEnd'),
-    stopReason: z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled']),
-  }),
+  z.object({ kind: z.literal('plan'), entries: z.array(PlanEntryViewSchema) }),
+  z.object({ kind: z.literal('turnEnd'), stopReason: StopReasonViewSchema }),
   z.object({ kind: z.literal('error'), message: z.string() }),
 ]);
 
 export type EntryView = z.infer<typeof EntryViewSchema>;
+export type TextEntryView = Extract<EntryView, { kind: 'user' | 'agent' | 'thought' }>;
 export type ToolEntryView = Extract<EntryView, { kind: 'tool' }>;
 export type ToolContentView = z.infer<typeof ToolContentViewSchema>;
+export type DiffView = z.infer<typeof DiffViewSchema>;
 export type PermissionOptionView = z.infer<typeof PermissionOptionViewSchema>;
-export type StopReasonView = Extract<EntryView, { kind: 'turnEnd' }>['stopReason'];
+export type PlanEntryView = z.infer<typeof PlanEntryViewSchema>;
+export type StopReasonView = z.infer<typeof StopReasonViewSchema>;

@@ -4,7 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { SessionUpdateSchema } from '../../src/protocol';
 import { Transcript } from '../../src/session/transcript';
-import type { EntryView } from '../../src/webview-protocol/entries';
+import type { EntryView, ToolContentView } from '../../src/webview-protocol/entries';
 import { sliceLines } from '../../src/session/textLines';
 
 function render(entries: readonly EntryView[]): string {
@@ -16,7 +16,7 @@ function render(entries: readonly EntryView[]): string {
         case 'thought':
           return `${e.kind}: ${e.text}`;
         case 'tool':
-          return `tool ${e.toolCallId} [${e.status}] ${e.title} (${e.toolKind})${e.locations.map((l) => ` @${l.path}:${l.line}`).join('')}${e.content.map((c) => ` {${c.type === 'text' ? c.text : c.type}}`).join('')}${e.permission ? ` ask:${e.permission.map((o) => o.optionId).join('/')}` : ''}`;
+          return `tool ${e.toolCallId} [${e.status}] ${e.title} (${e.toolKind})${e.locations.map((l) => ` @${l.path}:${l.line}`).join('')}${e.content.map((c) => ` {${contentLine(c)}}`).join('')}${e.permission ? ` ask:${e.permission.map((o) => o.optionId).join('/')}` : ''}`;
         case 'plan':
           return `plan: ${e.entries.map((p) => `${p.content}=${p.status}`).join(', ')}`;
         case 'turnEnd':
@@ -26,6 +26,17 @@ function render(entries: readonly EntryView[]): string {
       }
     })
     .join('\n');
+}
+
+function contentLine(c: ToolContentView): string {
+  switch (c.type) {
+    case 'text':
+      return c.text;
+    case 'diff':
+      return `diff ${c.path}${c.isNewFile ? ' (new)' : ''} +${c.added} -${c.removed}: ${c.preview.join(' ')}${c.previewTruncated ? ' …' : ''}`;
+    case 'terminal':
+      return `terminal ${c.terminalId}`;
+  }
 }
 
 function fold(updates: unknown[]): Transcript {
@@ -66,6 +77,51 @@ test('a plan is replaced wholesale, in place', () => {
   assert.equal(render(t.entries), 'plan: a=completed\nagent: working');
 });
 
+test('chunks with different messageIds are different messages; without ids they coalesce', () => {
+  const chunk = (s: string, messageId?: string) => ({ ...text('agent_message_chunk', s), ...(messageId ? { messageId } : {}) });
+  const t = fold([chunk('a', 'm1'), chunk('b', 'm1'), chunk('c', 'm2'), chunk('d'), chunk('')]);
+  assert.equal(render(t.entries), 'agent: ab\nagent: cd');
+});
+
+test('non-text content in chunks shows as a placeholder, never as nothing', () => {
+  const t = fold([{ sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AAAA', mimeType: 'image/png' } }]);
+  assert.equal(render(t.entries), 'agent: [image]');
+});
+
+test('a diff becomes a summary with counted lines; the full texts stay for the diff editor', () => {
+  const t = fold([
+    { sessionUpdate: 'tool_call', toolCallId: 'e', title: 'Edit', kind: 'edit', content: [{ type: 'diff', path: '/w/a.ts', oldText: 'one\ntwo\nthree\n', newText: 'one\n2\nthree\nfour\n' }] },
+    { sessionUpdate: 'tool_call', toolCallId: 'n', title: 'Create', kind: 'edit', content: [{ type: 'text', text: 'creating' }, { type: 'diff', path: '/w/b.ts', newText: 'x\n' }] },
+  ]);
+  assert.equal(render(t.entries), 'tool e [pending] Edit (edit) {diff /w/a.ts +2 -1: -two +2 +four}\ntool n [pending] Create (edit) {creating} {diff /w/b.ts (new) +1 -0: +x}');
+  assert.deepEqual(t.diffSource(0, 0), { path: '/w/a.ts', oldText: 'one\ntwo\nthree\n', newText: 'one\n2\nthree\nfour\n' });
+  assert.deepEqual(t.diffSource(1, 1), { path: '/w/b.ts', oldText: null, newText: 'x\n' });
+  assert.equal(t.diffSource(1, 0), undefined, 'text content has no diff');
+  assert.equal(t.diffSource(5, 0), undefined);
+});
+
+test('a diff preview is bounded in lines and in line length', () => {
+  const newText = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n') + '\n' + 'x'.repeat(100_000);
+  const t = fold([{ sessionUpdate: 'tool_call', toolCallId: 'big', title: 'Big', content: [{ type: 'diff', path: '/w/big', oldText: '', newText }] }]);
+  const entry = t.entries[0];
+  assert.ok(entry.kind === 'tool' && entry.content[0].type === 'diff');
+  const diff = entry.content[0];
+  assert.equal(diff.added, 101);
+  assert.equal(diff.preview.length, 40);
+  assert.equal(diff.previewTruncated, true);
+  assert.ok(diff.preview.every((line) => line.length <= 401));
+});
+
+test('clear drops every entry and says so', () => {
+  const t = fold([text('agent_message_chunk', 'old'), { sessionUpdate: 'tool_call', toolCallId: 'a', title: 'A' }]);
+  const events: string[] = [];
+  t.onChange((e) => events.push(e.type));
+  t.clear();
+  t.apply(SessionUpdateSchema.parse({ sessionUpdate: 'tool_call_update', toolCallId: 'a', status: 'completed' }));
+  assert.deepEqual(events, ['reset', 'added']);
+  assert.equal(render(t.entries), 'tool a [completed] Tool call (other)', 'the old call id no longer points at an old entry');
+});
+
 test('session state updates and unknown kinds add no entries', () => {
   const t = new Transcript();
   assert.equal(t.apply(SessionUpdateSchema.parse({ sessionUpdate: 'available_commands_update', availableCommands: [] })), false);
@@ -84,11 +140,13 @@ test('a permission request creates the call it names, and ending the turn marks 
 test('entries report what changed, by index', () => {
   const t = new Transcript();
   const events: string[] = [];
-  t.onChange((e) => events.push(`${e.type}:${e.index}`));
+  t.onChange((e) => events.push(e.type === 'reset' ? e.type : `${e.type}:${e.index}${e.type === 'appended' ? `+${e.text}` : ''}`));
   t.addUserPrompt('hi');
   t.apply(SessionUpdateSchema.parse(text('agent_message_chunk', 'a')));
   t.apply(SessionUpdateSchema.parse(text('agent_message_chunk', 'b')));
-  assert.deepEqual(events, ['added:0', 'added:1', 'updated:1']);
+  t.apply(SessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'T' }));
+  t.apply(SessionUpdateSchema.parse({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed' }));
+  assert.deepEqual(events, ['added:0', 'added:1', 'appended:1+b', 'added:2', 'updated:2']);
 });
 
 test('read windows: 1-based line, limit in lines, 0 or null from the start', () => {

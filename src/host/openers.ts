@@ -1,0 +1,24 @@
+import * as vscode from 'vscode';
+import { linkTarget } from './linkTarget';
+import { resolveWorkspacePath } from './workspacePaths';
+
+/**
+ * Opens a file the agent named at a 1-based line, only inside the workspace (the path
+ * confinement of fs/* applies: an agent cannot steer the user to any other file).
+ */
+export async function openLocation(requested: string, line: number | null): Promise<void> {
+  const uri = await resolveWorkspacePath(requested);
+  const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+  await vscode.window.showTextDocument(uri, { selection: new vscode.Range(position, position), preview: true });
+}
+
+/** A link clicked in agent markdown: web and mail links leave VS Code, file links open in it. */
+export async function openLink(href: string): Promise<void> {
+  const target = linkTarget(href);
+  if (!target) throw new Error(`Refused to open ${JSON.stringify(href.slice(0, 200))}: only http, https, mailto and workspace files are opened`);
+  if (target.kind === 'external') {
+    await vscode.env.openExternal(vscode.Uri.parse(target.href, true));
+  } else {
+    await openLocation(target.isUri ? vscode.Uri.parse(target.path, true).fsPath : target.path, target.line);
+  }
+}

@@ -1,0 +1,55 @@
+import { diffLines } from 'diff';
+import type { DiffView } from '../webview-protocol/entries';
+
+/** How many changed lines a tool card previews; the diff editor shows the rest. */
+export const DIFF_PREVIEW_LINES = 40;
+/** A minified one-line file must not become a megabyte of preview. */
+const PREVIEW_LINE_CHARS = 400;
+/**
+ * Line diffs are O(N·D): an agent that rewrites a huge file must not stall the extension host.
+ * Past these bounds the card counts every line as replaced (still true, only coarser).
+ */
+const MAX_DIFF_CHARS = 2_000_000;
+const MAX_EDIT_LENGTH = 2_000;
+
+/** Summarises an agent's diff (whole files or fragments, `oldText` null for a new file) for its card. */
+export function summariseDiff(path: string, oldText: string | null, newText: string): DiffView {
+  const preview: string[] = [];
+  let added = 0;
+  let removed = 0;
+  const note = (sign: '+' | '-', value: string) => {
+    const lines = splitLines(value);
+    if (sign === '+') added += lines.length;
+    else removed += lines.length;
+    // One line past the limit is kept to know that the preview is truncated.
+    for (const line of lines) if (preview.length <= DIFF_PREVIEW_LINES) preview.push(sign + line.slice(0, PREVIEW_LINE_CHARS));
+  };
+  const old = oldText ?? '';
+  const changes = old.length + newText.length <= MAX_DIFF_CHARS ? diffLines(old, newText, { maxEditLength: MAX_EDIT_LENGTH }) : undefined;
+  if (changes) {
+    for (const change of changes) {
+      if (change.added) note('+', change.value);
+      else if (change.removed) note('-', change.value);
+    }
+  } else {
+    note('-', old);
+    note('+', newText);
+  }
+  return {
+    type: 'diff',
+    path,
+    isNewFile: oldText === null,
+    added,
+    removed,
+    preview: preview.slice(0, DIFF_PREVIEW_LINES),
+    previewTruncated: preview.length > DIFF_PREVIEW_LINES,
+  };
+}
+
+/** The lines of a diff hunk, without the empty string after its final newline. */
+function splitLines(value: string): string[] {
+  if (value === '') return [];
+  const lines = value.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
+}

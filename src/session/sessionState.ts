@@ -1,0 +1,147 @@
+import type {
+  AvailableCommand,
+  SessionConfigOption,
+  SessionConfigSelectGroup,
+  SessionConfigSelectOption,
+  SessionConfigSelectOptions,
+  SessionModeState,
+  SessionUpdate,
+  UsageUpdate,
+} from '../protocol';
+import type { ConfigOptionView, ModesView, QueuedPromptView, SessionView } from '../webview-protocol/session';
+
+/**
+ * The session's state beside its transcript, folded from the `session/new` answer and the
+ * state-bearing `session/update`s (commands, mode, config options, title, usage), which may
+ * arrive before that answer or between turns. Lists are full replacements, `session_info_update`
+ * is a patch where null clears (ACP §14.9).
+ */
+export class SessionState {
+  private title: string | null = null;
+  private commands: SessionView['commands'] = [];
+  private modes: ModesView | null = null;
+  private configOptions: ConfigOptionView[] = [];
+  private usage: SessionView['usage'] = null;
+  private queue: QueuedPromptView[] = [];
+  private readonly listeners = new Set<() => void>();
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** What the panel shows. Config options win over legacy modes when an agent sends both (ACP §10). */
+  get view(): SessionView {
+    return {
+      title: this.title,
+      commands: this.commands,
+      modes: this.configOptions.length > 0 ? null : this.modes,
+      configOptions: this.configOptions,
+      usage: this.usage,
+      queue: this.queue,
+    };
+  }
+
+  get currentModeId(): string | undefined {
+    return this.modes?.currentModeId;
+  }
+
+  /** Returns false for updates that are not session state (transcript entries, unknown kinds). */
+  apply(update: SessionUpdate): boolean {
+    switch (update.sessionUpdate) {
+      case 'available_commands_update':
+        this.commands = update.availableCommands.map(commandView);
+        break;
+      case 'current_mode_update':
+        this.setCurrentMode(update.currentModeId);
+        return true;
+      case 'config_option_update':
+        this.configOptions = update.configOptions.map(configOptionView);
+        break;
+      case 'session_info_update':
+        // Absent leaves the title as it is; null clears it.
+        if (update.title !== undefined) this.title = update.title;
+        break;
+      case 'usage_update':
+        this.usage = usageView(update);
+        break;
+      default:
+        return false;
+    }
+    this.emit();
+    return true;
+  }
+
+  /** The state a `session/new` (or load) answer carries. */
+  setInitial(modes: SessionModeState | null | undefined, configOptions: readonly SessionConfigOption[] | null | undefined): void {
+    if (modes) this.modes = modesView(modes);
+    if (configOptions) this.configOptions = configOptions.map(configOptionView);
+    this.emit();
+  }
+
+  setCurrentMode(modeId: string): void {
+    if (!this.modes) return;
+    this.modes = { ...this.modes, currentModeId: modeId };
+    this.emit();
+  }
+
+  /** The complete set, from a `session/set_config_option` answer. */
+  setConfigOptions(configOptions: readonly SessionConfigOption[]): void {
+    this.configOptions = configOptions.map(configOptionView);
+    this.emit();
+  }
+
+  /** A session ends: what its agent advertised goes (the queue stays: those prompts are the user's). */
+  reset(): void {
+    this.title = null;
+    this.commands = [];
+    this.modes = null;
+    this.configOptions = [];
+    this.usage = null;
+    this.emit();
+  }
+
+  /** Sends the state again unchanged: a picker may show a value the agent refused. */
+  republish(): void {
+    this.emit();
+  }
+
+  setQueue(queue: readonly QueuedPromptView[]): void {
+    this.queue = [...queue];
+    this.emit();
+  }
+
+  private emit(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function commandView(command: AvailableCommand): SessionView['commands'][number] {
+  return { name: command.name, description: command.description, hint: command.input?.hint ?? null };
+}
+
+function modesView(state: SessionModeState): ModesView {
+  return {
+    currentModeId: state.currentModeId,
+    available: state.availableModes.map((m) => ({ id: m.id, name: m.name, description: m.description ?? null })),
+  };
+}
+
+function configOptionView(option: SessionConfigOption): ConfigOptionView {
+  const base = { id: option.id, name: option.name, description: option.description ?? null, category: option.category ?? null };
+  if (option.type === 'boolean') return { type: 'boolean', ...base, currentValue: option.currentValue };
+  const choice = (o: SessionConfigSelectOption) => ({ value: o.value, name: o.name, description: o.description ?? null });
+  // The schema allows a flat list of choices, or a list of named groups.
+  const groups = isGrouped(option.options)
+    ? option.options.map((g) => ({ name: g.name, choices: g.options.map(choice) }))
+    : [{ name: null, choices: option.options.map(choice) }];
+  return { type: 'select', ...base, currentValue: option.currentValue, groups };
+}
+
+function isGrouped(options: SessionConfigSelectOptions): options is SessionConfigSelectGroup[] {
+  return options.length > 0 && 'group' in options[0];
+}
+
+function usageView(update: UsageUpdate): SessionView['usage'] {
+  return { used: update.used, size: update.size, cost: update.cost ? { amount: update.cost.amount, currency: update.cost.currency } : null };
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/**
+ * The session's state beside its transcript: what the agent advertised (commands, modes, config
+ * options), what it reported (title, usage), and the prompts waiting for the running turn. The
+ * panel shows a picker or a completion only when its part here is non-empty.
+ */
+export const CommandViewSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  /** The agent's hint for the text after the command, when it takes any. */
+  hint: z.string().nullable(),
+});
+
+export const ModesViewSchema = z.object({
+  currentModeId: z.string(),
+  available: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().nullable() })),
+});
+
+export const SelectChoiceViewSchema = z.object({ value: z.string(), name: z.string(), description: z.string().nullable() });
+
+const configBase = {
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  /** mode, model, model_config, thought_level or any other string: a hint for the UI only. */
+  category: z.string().nullable(),
+};
+
+export const ConfigOptionViewSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('select'),
+    ...configBase,
+    currentValue: z.string(),
+    /** Ungrouped choices come as one group named null. */
+    groups: z.array(z.object({ name: z.string().nullable(), choices: z.array(SelectChoiceViewSchema) })),
+  }),
+  z.object({ type: z.literal('boolean'), ...configBase, currentValue: z.boolean() }),
+]);
+
+export const UsageViewSchema = z.object({
+  /** Tokens in the context, out of `size`. */
+  used: z.number().nonnegative(),
+  size: z.number().nonnegative(),
+  cost: z.object({ amount: z.number(), currency: z.string() }).nullable(),
+});
+
+export const QueuedPromptViewSchema = z.object({ id: z.number().int(), text: z.string() });
+
+export const SessionViewSchema = z.object({
+  title: z.string().nullable(),
+  commands: z.array(CommandViewSchema),
+  /** Legacy session modes; null when the agent has none, or has config options (which win). */
+  modes: ModesViewSchema.nullable(),
+  configOptions: z.array(ConfigOptionViewSchema),
+  usage: UsageViewSchema.nullable(),
+  /** Prompts typed while a turn runs, sent one by one after it. */
+  queue: z.array(QueuedPromptViewSchema),
+});
+
+export type CommandView = z.infer<typeof CommandViewSchema>;
+export type ModesView = z.infer<typeof ModesViewSchema>;
+export type ConfigOptionView = z.infer<typeof ConfigOptionViewSchema>;
+export type UsageView = z.infer<typeof UsageViewSchema>;
+export type QueuedPromptView = z.infer<typeof QueuedPromptViewSchema>;
+export type SessionView = z.infer<typeof SessionViewSchema>;
+
+export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [] };
