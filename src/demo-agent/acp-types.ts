@@ -7,6 +7,8 @@ export type StopReason = 'end_turn' | 'max_tokens' | 'max_turn_requests' | 'refu
 export interface ClientCapabilities {
   fs?: { readTextFile?: boolean; writeTextFile?: boolean } | null;
   terminal?: boolean | null;
+  /** `configOptions.boolean` present and not null: the client can show boolean config options. */
+  session?: { configOptions?: { boolean?: object | null } | null } | null;
 }
 
 export interface Implementation {
@@ -70,13 +72,51 @@ export interface SessionMode {
   description?: string | null;
 }
 
+export interface SessionConfigSelectOption {
+  value: string;
+  name: string;
+  description?: string | null;
+}
+
+export interface SessionConfigSelectGroup {
+  group: string;
+  name: string;
+  options: SessionConfigSelectOption[];
+}
+
+interface SessionConfigOptionBase {
+  id: string;
+  name: string;
+  description?: string | null;
+  /** 'mode' | 'model' | 'model_config' | 'thought_level' | any other string (UX only). */
+  category?: string | null;
+}
+
+/** $SessionConfigOption, discriminated by `type`. Options are either all flat or all grouped. */
+export type SessionConfigOption =
+  | (SessionConfigOptionBase & {
+      type: 'select';
+      currentValue: string;
+      options: SessionConfigSelectOption[] | SessionConfigSelectGroup[];
+    })
+  | (SessionConfigOptionBase & { type: 'boolean'; currentValue: boolean });
+
+export interface Cost {
+  amount: number;
+  /** ISO 4217 code, e.g. "USD". */
+  currency: string;
+}
+
 export type SessionUpdate =
   | { sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk'; content: ContentBlock }
   | ({ sessionUpdate: 'tool_call' } & ToolCall)
   | ({ sessionUpdate: 'tool_call_update' } & ToolCallUpdate)
   | { sessionUpdate: 'plan'; entries: PlanEntry[] }
   | { sessionUpdate: 'available_commands_update'; availableCommands: AvailableCommand[] }
-  | { sessionUpdate: 'current_mode_update'; currentModeId: string };
+  | { sessionUpdate: 'current_mode_update'; currentModeId: string }
+  | { sessionUpdate: 'config_option_update'; configOptions: SessionConfigOption[] }
+  | { sessionUpdate: 'session_info_update'; title?: string | null; updatedAt?: string | null }
+  | { sessionUpdate: 'usage_update'; used: number; size: number; cost?: Cost | null };
 
 export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
 

@@ -1,11 +1,15 @@
-// The demo agent's request handlers: initialize, sessions, modes, prompt turns and cancellation.
+// The demo agent's request handlers: initialize, sessions, modes and config options, prompt
+// turns and cancellation.
 // Every request is checked before use; bad params get -32602 with a message saying what is wrong.
 
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { ClientCapabilities, ContentBlock, Implementation, StopReason } from './acp-types';
 import { COMMANDS } from './commands';
+import { configOptions, setConfigOption } from './config-options';
 import { log } from './log';
+import { modelById } from './models';
+import { promptTextLength } from './prompt';
 import { DemoSession, MODES } from './session';
 import { runTurn } from './turn';
 import { TurnIO } from './turn-io';
@@ -36,13 +40,28 @@ export function registerDemoAgent(wire: Wire, options: DemoAgentOptions): void {
     return session;
   };
 
+  /**
+   * usage_update at the end of a turn, cancelled ones too (what was streamed was still paid for).
+   * Sent on the wire directly because the turn's TurnIO refuses to send once it is cancelled;
+   * it still goes out before the prompt's response, as every update of a turn must.
+   */
+  const reportUsage = (session: DemoSession, prompt: unknown[], io: TurnIO): void => {
+    const price = modelById(session.modelId)?.usdPerMillionTokens ?? 0;
+    const update = session.usage.addTurn(promptTextLength(prompt), io.streamedChars, price);
+    log(`session ${session.id} usage ${update.used}/${update.size} tokens, $${update.cost.amount}`);
+    wire.notify('session/update', { sessionId: session.id, update });
+  };
+
   wire.onRequest('initialize', (params) => {
     const p = object(params, 'initialize');
     if (!Number.isInteger(p.protocolVersion)) throw invalidParams('initialize: protocolVersion must be an integer');
     const caps = (p.clientCapabilities ?? {}) as ClientCapabilities;
+    const booleanOptions = caps.session?.configOptions?.boolean;
     clientCaps = {
       fs: { readTextFile: caps.fs?.readTextFile === true, writeTextFile: caps.fs?.writeTextFile === true },
       terminal: caps.terminal === true,
+      // Present and not null means supported ({} is the usual marker); anything else means not.
+      session: { configOptions: { boolean: typeof booleanOptions === 'object' && booleanOptions !== null ? {} : null } },
     };
     log('initialize from', p.clientInfo ?? '(no clientInfo)', 'protocolVersion', p.protocolVersion, 'capabilities', clientCaps);
     // We speak only v1: echo 1 if asked for it, else answer with our latest (also 1).
@@ -62,13 +81,13 @@ export function registerDemoAgent(wire: Wire, options: DemoAgentOptions): void {
   });
 
   wire.onRequest('session/new', (params, ctx) => {
-    requireInitialized();
+    const caps = requireInitialized();
     const p = object(params, 'session/new');
     if (typeof p.cwd !== 'string' || !path.isAbsolute(p.cwd)) {
       throw invalidParams(`session/new: cwd must be an absolute path, got ${JSON.stringify(p.cwd)}`);
     }
     if (!Array.isArray(p.mcpServers)) throw invalidParams('session/new: mcpServers must be an array (it may be empty)');
-    const session = new DemoSession(`demo-${randomUUID()}`, p.cwd);
+    const session = new DemoSession(`demo-${randomUUID()}`, p.cwd, !!caps.session?.configOptions?.boolean);
     sessions.set(session.id, session);
     log(`new session ${session.id} in ${session.cwd} (${p.mcpServers.length} MCP servers, ignored)`);
     // Commands are announced after the response, as real agents do (some even send them before).
@@ -78,7 +97,13 @@ export function registerDemoAgent(wire: Wire, options: DemoAgentOptions): void {
         update: { sessionUpdate: 'available_commands_update', availableCommands: COMMANDS },
       }),
     );
-    return { sessionId: session.id, modes: { currentModeId: session.modeId, availableModes: MODES } };
+    // Both the legacy modes and config options, as Claude's adapter does: older clients use
+    // the first, newer ones the second (where the model picker lives too).
+    return {
+      sessionId: session.id,
+      modes: { currentModeId: session.modeId, availableModes: MODES },
+      configOptions: configOptions(session),
+    };
   });
 
   wire.onRequest('session/set_mode', (params) => {
@@ -88,7 +113,23 @@ export function registerDemoAgent(wire: Wire, options: DemoAgentOptions): void {
     session.modeId = p.modeId as string;
     log(`session ${session.id} mode -> ${session.modeId}`);
     wire.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'current_mode_update', currentModeId: session.modeId } });
+    // The `mode` config option mirrors the mode, and this response carries no options, so a
+    // client that shows config options learns of the change from config_option_update.
+    wire.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'config_option_update', configOptions: configOptions(session) } });
     return {};
+  });
+
+  wire.onRequest('session/set_config_option', (params) => {
+    const p = object(params, 'session/set_config_option');
+    const session = getSession(p.sessionId);
+    const changed = setConfigOption(session, p);
+    log(`session ${session.id} config ${changed} -> ${JSON.stringify(p.value)}`);
+    // The response carries the complete set; a client still on the legacy modes learns of a
+    // mode change only from current_mode_update.
+    if (changed === 'mode') {
+      wire.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'current_mode_update', currentModeId: session.modeId } });
+    }
+    return { configOptions: configOptions(session) };
   });
 
   wire.onRequest('session/prompt', async (params, ctx) => {
@@ -114,8 +155,12 @@ export function registerDemoAgent(wire: Wire, options: DemoAgentOptions): void {
         io.cancelled.then(() => ({ stopReason: 'cancelled' as StopReason })),
       ]);
       // After session/cancel the answer MUST be 'cancelled', even if the turn failed meanwhile.
-      if (io.isCancelled) return { stopReason: 'cancelled' };
+      if (io.isCancelled) {
+        reportUsage(session, p.prompt, io);
+        return { stopReason: 'cancelled' };
+      }
       if ('error' in outcome) throw outcome.error;
+      reportUsage(session, p.prompt, io);
       log(`turn ${session.turnCount} ended: ${outcome.stopReason}`);
       return { stopReason: outcome.stopReason };
     } finally {

@@ -40,7 +40,7 @@ function helpText(): string {
     '',
     ...lines,
     '',
-    'Any other prompt runs the demo turn: a plan, a file read through the client, and a write that asks for permission first.',
+    'Any other prompt runs the demo turn: a plan, a listing of the workspace, a file read through the client, and a write that asks for permission first. Pick a mode and a model in the session options; the reply names both.',
     '',
   ].join('\n');
 }

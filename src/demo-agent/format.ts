@@ -19,3 +19,13 @@ export function quote(value: string, maxChars = 400): string {
     .map((line) => `> ${line}`)
     .join('\n');
 }
+
+/**
+ * A fenced code block, as real agents report command output ("```console\n$ ls\n…\n```"). The
+ * fence is longer than any run of backticks in the body, so a file name cannot close it early.
+ */
+export function fenced(body: string, lang: string): string {
+  const longestRun = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  return `${fence}${lang}\n${body}${body.endsWith('\n') ? '' : '\n'}${fence}`;
+}

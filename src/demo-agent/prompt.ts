@@ -37,3 +37,26 @@ export function summarisePrompt(blocks: readonly ContentBlock[]): PromptSummary 
   summary.text = texts.join('\n');
   return summary;
 }
+
+const TITLE_CHARS = 40;
+
+/** A session title from its first prompt: the text on one line, cut at 40 characters. */
+export function titleFrom(prompt: PromptSummary): string {
+  const oneLine = prompt.text.replace(/\s+/g, ' ').trim();
+  if (oneLine === '') return prompt.links[0] ?? 'Demo session';
+  const chars = Array.from(oneLine); // by code point, so no emoji is cut in half
+  return chars.length > TITLE_CHARS ? `${chars.slice(0, TITLE_CHARS - 1).join('').trimEnd()}…` : oneLine;
+}
+
+/**
+ * Characters of text in the prompt, for the usage estimate. Unlike summarisePrompt it tolerates
+ * malformed blocks, because it also runs after a turn that failed on them.
+ */
+export function promptTextLength(blocks: readonly unknown[]): number {
+  let chars = 0;
+  for (const block of blocks) {
+    const text = (block as { type?: unknown; text?: unknown } | null)?.text;
+    if ((block as { type?: unknown } | null)?.type === 'text' && typeof text === 'string') chars += text.length;
+  }
+  return chars;
+}

@@ -22,6 +22,7 @@ export interface TurnEnv {
 
 export class TurnIO {
   private readonly abort = new AbortController();
+  private streamed = 0;
   /** Resolves when the turn is cancelled (never rejects). */
   readonly cancelled: Promise<void>;
 
@@ -36,6 +37,11 @@ export class TurnIO {
 
   cancel(): void {
     this.abort.abort();
+  }
+
+  /** Characters of message and thought text streamed so far (for the usage estimate). */
+  get streamedChars(): number {
+    return this.streamed;
   }
 
   get isCancelled(): boolean {
@@ -96,6 +102,7 @@ export class TurnIO {
     for (const piece of splitForStreaming(text)) {
       const content: ContentBlock = { type: 'text', text: piece };
       this.update({ sessionUpdate: kind, content });
+      this.streamed += piece.length;
       await this.pause();
     }
   }

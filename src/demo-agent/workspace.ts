@@ -32,3 +32,12 @@ export function countLines(text: string): number {
   const lines = text.split('\n').length;
   return text.endsWith('\n') ? lines - 1 : lines;
 }
+
+/** The names in `dir` as `ls -p` shows them: sorted, no dot files, a slash after directories. */
+export async function listLikeLs(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { withFileTypes: true });
+  return entries
+    .filter((e) => !e.name.startsWith('.'))
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort();
+}

@@ -21,7 +21,7 @@ export class AgentHost implements vscode.Disposable {
 
   constructor(private readonly extension: vscode.ExtensionContext) {
     this.current = this.createController(this.pickAgent());
-    this.view = new AgentViewProvider(extension.extensionUri, (intent) => this.onIntent(intent), this.logs.channel);
+    this.view = new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel);
     this.view.attach(this.current);
   }
 
@@ -44,7 +44,8 @@ export class AgentHost implements vscode.Disposable {
     await this.current.start();
   }
 
-  private onIntent(intent: ViewToHost): void {
+  /** What the user did in the panel (already validated). Public for the integration tests. */
+  handleIntent(intent: ViewToHost): Promise<void> {
     const run = async () => {
       switch (intent.type) {
         case 'start':
@@ -75,7 +76,7 @@ export class AgentHost implements vscode.Disposable {
           return openLink(intent.href);
       }
     };
-    run().catch((error: Error) => {
+    return run().catch((error: Error) => {
       this.logs.channel.error(`${intent.type} failed: ${error.stack ?? error.message}`);
       // What the user clicked must say why nothing happened.
       if (intent.type.startsWith('open')) void vscode.window.showWarningMessage(error.message);

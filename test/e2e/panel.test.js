@@ -12,6 +12,50 @@ const VSIX = path.join(REPO, 'acp-host.vsix');
 const WORKSPACE = path.join(REPO, 'test/fixtures/workspace');
 const FIXTURES = path.join(REPO, 'test/fixtures/agents');
 
+/** WCAG contrast ratio of two `rgb(…)` colours. */
+function contrast(a, b) {
+  const luminance = (rgb) => {
+    const [r, g, bl] = rgb.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number).map((c) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/**
+ * The panel follows the workbench theme through --vscode-* variables: the text of an agent
+ * reply and the status line are readable on the side bar's background, and the page is light
+ * or dark as the theme is.
+ */
+async function checkTheme(frame, kind) {
+  const colors = await frame.evaluate(() => {
+    const style = (sel, prop) => getComputedStyle(document.querySelector(sel))[prop];
+    return {
+      background: getComputedStyle(document.documentElement).getPropertyValue('--vscode-sideBar-background').trim(),
+      body: style('body', 'color'),
+      agent: style('.entry-agent', 'color'),
+      status: style('#status', 'color'),
+    };
+  });
+  const background = await frame.evaluate((bg) => {
+    const probe = document.createElement('div');
+    probe.style.color = bg;
+    document.body.append(probe);
+    const rgb = getComputedStyle(probe).color;
+    probe.remove();
+    return rgb;
+  }, colors.background);
+  const lum = background.match(/\d+/g).slice(0, 3).reduce((a, b) => a + Number(b), 0) / 3;
+  if (kind === 'light') assert.ok(lum > 180, `light theme background ${background}`);
+  else assert.ok(lum < 80, `dark theme background ${background}`);
+  for (const key of ['body', 'agent', 'status']) {
+    assert.ok(contrast(colors[key], background) >= 4.5, `${kind}: ${key} ${colors[key]} on ${background} has contrast ${contrast(colors[key], background).toFixed(2)}`);
+  }
+}
+
 async function openPanel(userSettings) {
   const wb = await openWorkbench({ label: 'e2e', vsix: [VSIX], workspace: WORKSPACE, copyWorkspace: true, userSettings });
   try {
@@ -25,7 +69,7 @@ async function openPanel(userSettings) {
 }
 
 test('a turn with the demo agent streams into the panel, asks permission inline, and ends with its stop reason', async () => {
-  const { wb, frame } = await openPanel({});
+  const { wb, frame } = await openPanel({ 'workbench.colorTheme': 'Default Dark Modern' });
   try {
     await frame.locator('#prompt').fill('hello from playwright');
     await frame.locator('#prompt').press('Enter');
@@ -41,7 +85,19 @@ test('a turn with the demo agent streams into the panel, asks permission inline,
     assert.equal(await frame.locator('.entry-turnEnd').textContent(), 'Turn ended.');
     assert.equal(await frame.locator('.entry-tool button[data-option-id]').count(), 0, 'the chooser is gone once answered');
     assert.match(await frame.locator('#status').textContent(), /Demo agent: ready/);
-    await screenshot(wb.page, 'panel-turn');
+    await screenshot(wb.page, 'panel-dark');
+    await checkTheme(frame, 'dark');
+
+    // The model picker (a config option): the next turn runs with the model picked.
+    const model = frame.locator('#pickers select.config').filter({ has: frame.locator('optgroup') }).first();
+    const choice = await model.locator('option:not(:checked)').first();
+    const [value, name] = [await choice.getAttribute('value'), (await choice.textContent()).trim()];
+    await model.selectOption(value);
+    await frame.locator('#prompt').fill('which model now?');
+    await frame.locator('#prompt').press('Enter');
+    await frame.locator('.entry-tool button[data-option-kind="reject_once"]').click({ timeout: 30000 });
+    await frame.locator('.entry-turnEnd').nth(1).waitFor({ timeout: 30000 });
+    assert.match(await frame.locator('.entry-agent').allTextContents().then((t) => t.join('\n')), new RegExp(name));
   } finally {
     await wb.close();
   }
@@ -64,6 +120,41 @@ test('Stop cancels a running turn and the panel shows it cancelled', async () =>
     assert.equal(await frame.locator('.entry-turnEnd').textContent(), 'Turn cancelled.');
     assert.equal(await frame.locator('#stop').isHidden(), true);
     await screenshot(wb.page, 'panel-cancelled');
+  } finally {
+    await wb.close();
+  }
+});
+
+test('slash-command completion, a mode switch and a queued prompt in the real panel, light theme', async () => {
+  const rich = { name: 'Rich', command: process.execPath, args: [path.join(FIXTURES, 'rich-session.js')] };
+  const { wb, frame } = await openPanel({ 'acpHost.agents': [rich], 'acpHost.defaultAgent': 'Rich', 'workbench.colorTheme': 'Default Light Modern' });
+  try {
+    const prompt = frame.locator('#prompt');
+    await prompt.fill('warm up');
+    await prompt.press('Enter');
+    await frame.locator('.entry-turnEnd').first().waitFor({ timeout: 30000 });
+
+    // Completion from available_commands_update: "/ec" offers /echo, Enter takes it.
+    await prompt.fill('');
+    await prompt.pressSequentially('/ec');
+    await frame.locator('#commands li[data-command="echo"]').waitFor({ timeout: 10000 });
+    assert.deepEqual(await frame.locator('#commands li[role="option"]').evaluateAll((els) => els.map((e) => e.dataset.command)), ['echo']);
+    await prompt.press('Enter');
+    assert.equal(await prompt.inputValue(), '/echo ');
+    assert.equal(await frame.locator('#commands').isHidden(), true);
+    await prompt.pressSequentially('over the wire');
+    await prompt.press('Enter');
+    await frame.locator('.entry-agent', { hasText: 'echo: over the wire' }).waitFor({ timeout: 30000 });
+
+    // The mode picker (legacy modes: this agent has no config options) goes through session/set_mode.
+    const mode = frame.locator('select#mode');
+    assert.equal(await mode.inputValue(), 'ask');
+    await mode.selectOption('code');
+    await prompt.fill('/mode');
+    await prompt.press('Enter');
+    await frame.locator('.entry-agent', { hasText: 'mode: code' }).waitFor({ timeout: 30000 });
+    await screenshot(wb.page, 'panel-light');
+    await checkTheme(frame, 'light');
   } finally {
     await wb.close();
   }

@@ -1,49 +1,8 @@
 // A real turn inside the real extension host: the installed extension, its bundled demo agent,
 // and scripted fake agents from test/fixtures/agents configured through the user's settings.
 import * as assert from 'assert';
-import * as path from 'path';
 import * as vscode from 'vscode';
-import type { AcpHostApi } from '../../src/extension';
-import type { AgentController } from '../../src/host/agentController';
-import type { EntryView } from '../../src/webview-protocol/entries';
-
-const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
-
-async function api(): Promise<AcpHostApi> {
-  const ext = vscode.extensions.getExtension<AcpHostApi>('acp-host.acp-host');
-  assert.ok(ext, 'extension not installed');
-  const exports = await ext.activate();
-  assert.ok(exports, 'activate returned no API (activation failed)');
-  return exports;
-}
-
-async function useAgent(name: string, fixture?: string, env: Record<string, string> = {}): Promise<AgentController> {
-  const config = vscode.workspace.getConfiguration('acpHost');
-  if (fixture) {
-    const agent = { name, command: process.execPath, args: [path.join(FIXTURES, fixture)], env: { ELECTRON_RUN_AS_NODE: '1', ...env } };
-    await config.update('agents', [agent], vscode.ConfigurationTarget.Global);
-  }
-  await config.update('defaultAgent', name, vscode.ConfigurationTarget.Global);
-  const { host } = await api();
-  await host.startAgent();
-  return host.controller;
-}
-
-function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const tick = () => {
-      const value = probe();
-      if (value !== undefined) return resolve(value);
-      if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 25);
-    };
-    tick();
-  });
-}
-
-const find = <K extends EntryView['kind']>(c: AgentController, kind: K) =>
-  c.transcript.entries.filter((e): e is Extract<EntryView, { kind: K }> => e.kind === kind);
+import { api, find, until, useAgent } from './helpers';
 
 suite('agent turns in the real extension host', function () {
   this.timeout(60000);

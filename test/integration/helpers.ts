@@ -1,0 +1,46 @@
+// Shared by the extension-host suites: the extension's API, an agent configured through the
+// user's settings (a scripted fake from test/fixtures/agents, or a built-in one), and polling.
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { AcpHostApi } from '../../src/extension';
+import type { AgentController } from '../../src/host/agentController';
+import type { EntryView } from '../../src/webview-protocol/entries';
+
+const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
+
+export async function api(): Promise<AcpHostApi> {
+  const ext = vscode.extensions.getExtension<AcpHostApi>('acp-host.acp-host');
+  assert.ok(ext, 'extension not installed');
+  const exports = await ext.activate();
+  assert.ok(exports, 'activate returned no API (activation failed)');
+  return exports;
+}
+
+export async function useAgent(name: string, fixture?: string, env: Record<string, string> = {}): Promise<AgentController> {
+  const config = vscode.workspace.getConfiguration('acpHost');
+  if (fixture) {
+    const agent = { name, command: process.execPath, args: [path.join(FIXTURES, fixture)], env: { ELECTRON_RUN_AS_NODE: '1', ...env } };
+    await config.update('agents', [agent], vscode.ConfigurationTarget.Global);
+  }
+  await config.update('defaultAgent', name, vscode.ConfigurationTarget.Global);
+  const { host } = await api();
+  await host.startAgent();
+  return host.controller;
+}
+
+export function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const tick = () => {
+      const value = probe();
+      if (value !== undefined) return resolve(value);
+      if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(tick, 25);
+    };
+    tick();
+  });
+}
+
+export const find = <K extends EntryView['kind']>(c: AgentController, kind: K) =>
+  c.transcript.entries.filter((e): e is Extract<EntryView, { kind: K }> => e.kind === kind);
