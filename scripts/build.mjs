@@ -1,13 +1,17 @@
 // Bundles the extension host code, the demo agent and the webview with esbuild.
 // Development builds carry source maps; `--release` minifies and drops them (what the VSIX ships).
+// Both copy the codicon font and stylesheet next to the webview (its CSP allows only media/).
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 
 const release = process.argv.includes('--release');
 const common = { bundle: true, minify: release, sourcemap: release ? false : 'linked', logLevel: 'warning', legalComments: 'none' };
 
 rmSync('dist', { recursive: true, force: true });
 rmSync('media/webview.js.map', { force: true });
+
+mkdirSync('media/codicons', { recursive: true });
+for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `media/codicons/${file}`);
 
 await Promise.all([
   build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),

@@ -8,5 +8,6 @@ bash test/host/setup.sh
 npm run package
 npm run compile
 node --test out/test/unit/
+npm run test:webview
 npm run test:integration
 npm run test:e2e

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { HostToViewSchema, ViewToHostSchema } from '../webview-protocol/messages';
 import type { HostToView, ViewToHost } from '../webview-protocol/messages';
+import { panelHtml } from './panelHtml';
 import { ViewFeed } from './viewFeed';
 import type { FeedSource } from './viewFeed';
 
@@ -53,30 +54,11 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   }
 
   private html(webview: vscode.Webview, media: vscode.Uri): string {
-    const nonce = randomBytes(16).toString('base64');
-    const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(media, name)).toString();
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="${asset('codicons/codicon.css')}">
-<link rel="stylesheet" href="${asset('webview.css')}">
-<title>Agent</title>
-</head>
-<body>
-<div id="app"></div>
-<script nonce="${nonce}" src="${asset('webview.js')}"></script>
-</body>
-</html>`;
+    return panelHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(16).toString('base64'),
+      asset: (name) => webview.asWebviewUri(vscode.Uri.joinPath(media, name)).toString(),
+    });
   }
 
   dispose(): void {

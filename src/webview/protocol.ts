@@ -1,4 +1,15 @@
-// The webview's only window on our code: the shared host↔view protocol.
+// The webview's only window on our code: the shared host↔view protocol (a unit test checks that
+// nothing else of ours is imported from here).
 export { HostToViewSchema } from '../webview-protocol/messages';
 export type { HostToView, StatusView, ViewToHost } from '../webview-protocol/messages';
-export type { EntryView, StopReasonView, ToolEntryView } from '../webview-protocol/entries';
+export type {
+  DiffView,
+  EntryView,
+  PermissionOptionView,
+  PlanEntryView,
+  StopReasonView,
+  ToolContentView,
+  ToolEntryView,
+} from '../webview-protocol/entries';
+export { EMPTY_SESSION } from '../webview-protocol/session';
+export type { CommandView, ConfigOptionView, ModesView, QueuedPromptView, SessionView, UsageView } from '../webview-protocol/session';

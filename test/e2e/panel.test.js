@@ -125,7 +125,7 @@ test('Stop cancels a running turn and the panel shows it cancelled', async () =>
   }
 });
 
-test('slash-command completion, a mode switch and a queued prompt in the real panel, light theme', async () => {
+test('slash-command completion and a mode switch in the real panel, light theme', async () => {
   const rich = { name: 'Rich', command: process.execPath, args: [path.join(FIXTURES, 'rich-session.js')] };
   const { wb, frame } = await openPanel({ 'acpHost.agents': [rich], 'acpHost.defaultAgent': 'Rich', 'workbench.colorTheme': 'Default Light Modern' });
   try {

@@ -10,15 +10,21 @@ import { specMessageErrors } from './helpers/officialSchema';
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
 const silent = { info() {}, warn() {}, error() {} };
 
-function controller(fixture: string): AgentController {
+function controller(fixture: string, env: Record<string, string> = {}): AgentController {
   return new AgentController(
     {
       name: 'Fake',
-      launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, fixture)], cwd: FIXTURES, env: currentEnv() }),
+      launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, fixture)], cwd: FIXTURES, env: { ...currentEnv(), ...env } }),
     },
     { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },
     { readTextFile: async () => 'x', log: silent, onTrace: () => undefined },
   );
+}
+
+async function until(probe: () => boolean, timeoutMs = 5000): Promise<void> {
+  for (const started = Date.now(); !probe(); await new Promise((r) => setTimeout(r, 10))) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out');
+  }
 }
 
 test('everything the controller sends in a turn is valid ACP v1, with the capabilities this build serves', async () => {
@@ -48,6 +54,43 @@ test('an agent that exits mid-turn leaves the controller crashed, with its exit 
     assert.equal(c.currentStatus.phase, 'crashed');
     assert.match(c.currentStatus.detail ?? '', /exited with code 42/);
     await c.restart();
+    assert.equal(c.currentStatus.phase, 'ready');
+  } finally {
+    await c.stop();
+  }
+});
+
+test('state sent before the session/new answer and between turns is kept; a mode switch reaches the agent', async () => {
+  const c = controller('rich-session.js');
+  try {
+    await c.start();
+    await until(() => c.session.view.usage !== null);
+    assert.deepEqual(c.session.view.commands.map((x) => x.name), ['echo', 'mode', 'xss']);
+    assert.equal(c.session.view.title, 'Rich session');
+    assert.equal(c.session.view.modes?.currentModeId, 'ask');
+    await c.setMode('code');
+    await c.prompt('/mode');
+    assert.deepEqual(c.transcript.entries.at(-2), { kind: 'agent', text: 'mode: code' });
+    await c.setMode('nonexistent');
+    assert.equal(c.session.view.modes?.currentModeId, 'code', 'a refused mode is taken back');
+    const last = c.transcript.entries.at(-1);
+    assert.match(last?.kind === 'error' ? last.message : '', /did not switch to mode nonexistent/);
+  } finally {
+    await c.stop();
+  }
+});
+
+test('prompts sent during a turn queue in order and can be dropped; a new session clears the transcript', async () => {
+  const c = controller('well-behaved.js', { FAKE_CHUNKS: '20', FAKE_CHUNK_DELAY_MS: '5' });
+  try {
+    await c.start();
+    const turns = [c.prompt('one'), c.prompt('two'), c.prompt('three')];
+    assert.deepEqual(c.session.view.queue.map((q) => q.text), ['two', 'three']);
+    c.unqueue(c.session.view.queue[0].id);
+    await Promise.all(turns);
+    assert.deepEqual(c.transcript.entries.filter((e) => e.kind === 'user').map((e) => e.kind === 'user' && e.text), ['one', 'three']);
+    await c.newSession();
+    assert.equal(c.transcript.entries.length, 0);
     assert.equal(c.currentStatus.phase, 'ready');
   } finally {
     await c.stop();

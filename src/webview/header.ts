@@ -1,0 +1,35 @@
+import { formatCost, formatCount, formatTokens } from './format';
+import type { SessionView, StatusView } from './protocol';
+import type { Layout } from './layout';
+
+const PHASE_WORDS: Record<StatusView['phase'], string> = {
+  idle: 'not started',
+  starting: 'starting…',
+  ready: 'ready',
+  prompting: 'working…',
+  crashed: 'stopped',
+};
+
+/** header.bar and pre#detail: who runs, in which phase, the session title and its token usage. */
+export function renderStatus(ui: Layout, status: StatusView): void {
+  ui.app.dataset.phase = status.phase;
+  ui.status.textContent = `${status.agentName}: ${PHASE_WORDS[status.phase]}`;
+  ui.start.hidden = status.phase !== 'idle';
+  ui.restart.hidden = status.phase !== 'crashed' && status.phase !== 'ready';
+  ui.detail.hidden = !status.detail;
+  ui.detail.textContent = status.detail ?? '';
+}
+
+export function renderSessionHeader(ui: Layout, session: SessionView): void {
+  ui.title.hidden = session.title === null;
+  ui.title.textContent = session.title ?? '';
+  ui.title.title = session.title ?? '';
+
+  const usage = session.usage;
+  ui.usage.hidden = usage === null;
+  if (!usage) return;
+  const cost = usage.cost ? formatCost(usage.cost.amount, usage.cost.currency) : '';
+  ui.usage.textContent = `${formatTokens(usage.used)} / ${formatTokens(usage.size)} tokens${cost ? ` · ${cost}` : ''}`;
+  const exactCost = usage.cost ? ` · ${usage.cost.amount} ${usage.cost.currency}` : '';
+  ui.usage.title = `${formatCount(usage.used)} of ${formatCount(usage.size)} tokens in the context${exactCost}`;
+}

@@ -1,0 +1,71 @@
+import { h, icon } from '../dom';
+import { renderMarkdown } from '../markdown';
+import type { EntryView, StopReasonView } from '../protocol';
+import type { RenderContext } from './context';
+import { renderPlan } from './plan';
+import { renderTool } from './tool';
+
+/** DOM for entry `index`: `div.entry.entry-<kind>[data-index][data-kind]`. */
+export function renderEntry(entry: EntryView | undefined, index: number, context: RenderContext): HTMLElement {
+  if (!entry) {
+    // The host skipped an index: keep children[i] ↔ entry i without showing anything.
+    const hole = h('div', 'entry-placeholder');
+    hole.hidden = true;
+    hole.dataset.index = String(index);
+    return hole;
+  }
+  const el = h('div', `entry entry-${entry.kind}`);
+  el.dataset.index = String(index);
+  el.dataset.kind = entry.kind;
+  switch (entry.kind) {
+    case 'user':
+      el.append(h('div', 'text', entry.text)); // what the user typed, never markdown
+      break;
+    case 'agent':
+      el.append(markdownBlock(entry.text));
+      break;
+    case 'thought':
+      el.append(renderThought(entry.text, context.isOpen(index)));
+      break;
+    case 'tool':
+      renderTool(el, entry, index, context);
+      break;
+    case 'plan':
+      renderPlan(el, entry.entries);
+      break;
+    case 'turnEnd':
+      el.dataset.stopReason = entry.stopReason;
+      el.textContent = stopReasonText(entry.stopReason);
+      break;
+    case 'error':
+      el.setAttribute('role', 'alert');
+      el.append(icon('error'), h('div', 'text', entry.message));
+      break;
+  }
+  return el;
+}
+
+function markdownBlock(text: string): HTMLElement {
+  const el = h('div', 'markdown');
+  el.append(renderMarkdown(text));
+  return el;
+}
+
+function renderThought(text: string, open: boolean): HTMLDetailsElement {
+  const details = h('details');
+  details.open = open; // the transcript records the user's toggles, so re-renders keep them
+  details.append(h('summary', '', 'Thinking'), markdownBlock(text));
+  return details;
+}
+
+const STOP_REASONS: Record<StopReasonView, string> = {
+  end_turn: 'Turn ended.',
+  cancelled: 'Turn cancelled.',
+  max_tokens: 'Stopped: the agent reached its token limit.',
+  max_turn_requests: 'Stopped: the agent reached its limit of requests for one turn.',
+  refusal: 'The agent refused. This prompt will not be part of the next turn’s context.',
+};
+
+export function stopReasonText(reason: StopReasonView): string {
+  return STOP_REASONS[reason];
+}

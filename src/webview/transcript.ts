@@ -1,0 +1,188 @@
+import { isSafeHref } from './markdown';
+import type { EntryView } from './protocol';
+import { movePermissionFocus } from './render/permission';
+import { renderEntry } from './render/entries';
+import type { Presentation } from './presentation';
+import { post } from './vscode';
+
+/** Within this many pixels of the bottom the view follows new output. */
+const STICK_PX = 40;
+const HREF_MAX = 8192;
+
+/**
+ * main#transcript: one child per entry, in index order. Re-renders only the entries it is told
+ * changed, keeps focus inside a re-rendered entry, and follows the output while the user is at
+ * the bottom.
+ */
+export class Transcript {
+  private stick = true;
+  private lastScrollTop = 0;
+  /** After "Show all"/"Show less", focus the matching button once the entry is re-rendered. */
+  private focusAfterRender: { index: number; selector: string } | undefined;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly presentation: Presentation,
+    /** Asks for entry `index` to be re-rendered in the next frame. */
+    private readonly invalidate: (index: number) => void,
+  ) {
+    root.addEventListener('scroll', () => this.onScroll(), { passive: true });
+    root.addEventListener('click', (event) => this.onClick(event));
+    // A middle click would otherwise try to open agent links in a new window.
+    root.addEventListener('auxclick', (event) => {
+      if ((event.target as Element).closest('a')) event.preventDefault();
+    });
+    root.addEventListener('keydown', movePermissionFocus);
+    // `toggle` does not bubble: capture it to remember which thoughts the user opened.
+    root.addEventListener('toggle', (event) => this.onToggle(event), true);
+    // The panel or the composer changed size: stay at the bottom if we were there.
+    new ResizeObserver(() => this.followOutput()).observe(root);
+  }
+
+  /** A snapshot: everything is new. One fragment, one insertion, no per-entry layout. */
+  rebuild(entries: readonly (EntryView | undefined)[]): void {
+    const fragment = document.createDocumentFragment();
+    for (let index = 0; index < entries.length; index++) fragment.append(renderEntry(entries[index], index, this.presentation));
+    this.root.replaceChildren(fragment);
+    this.stick = true;
+    this.followOutput();
+  }
+
+  /** Re-renders the given entries only; entries past the end are appended in index order. */
+  update(indices: Iterable<number>, entries: readonly (EntryView | undefined)[]): void {
+    const sorted = [...indices].sort((a, b) => a - b);
+    const children = this.root.children;
+    for (const index of sorted) {
+      // Fill any gap first so children[i] stays entry i.
+      for (let missing = children.length; missing < index; missing++) this.root.append(renderEntry(entries[missing], missing, this.presentation));
+      const old = children[index];
+      if (old) this.captureOpen(old, index);
+      const el = renderEntry(entries[index], index, this.presentation);
+      if (old) this.replace(old, el);
+      else this.root.append(el);
+    }
+    this.restorePendingFocus();
+    this.followOutput();
+  }
+
+  /**
+   * Moves the fresh rendering into the existing entry element rather than swapping elements:
+   * replacing a child of a long content-visibility list costs the browser far more per frame.
+   */
+  private replace(old: Element, el: HTMLElement): void {
+    const active = document.activeElement;
+    const path = active && old.contains(active) && active !== old ? childPath(old, active) : undefined;
+    for (const name of old.getAttributeNames()) if (!el.hasAttribute(name)) old.removeAttribute(name);
+    for (const name of el.getAttributeNames()) old.setAttribute(name, el.getAttribute(name) ?? '');
+    old.replaceChildren(...el.childNodes);
+    if (!path || !active) return;
+    // The same position in the new content (a permission button, a link): keyboard users keep their place.
+    const target = path.reduce<Element | undefined>((node, i) => node?.children[i], old);
+    if (target instanceof HTMLElement && target.tagName === active.tagName && target.className === active.className) target.focus({ preventScroll: true });
+  }
+
+  private restorePendingFocus(): void {
+    const pending = this.focusAfterRender;
+    this.focusAfterRender = undefined;
+    if (pending) this.root.children[pending.index]?.querySelector<HTMLElement>(pending.selector)?.focus({ preventScroll: true });
+  }
+
+  private onScroll(): void {
+    const { scrollTop } = this.root;
+    // Only a move up (the user's doing) releases the view; reaching the bottom again re-attaches it.
+    if (this.distanceFromBottom() <= STICK_PX) this.stick = true;
+    else if (scrollTop < this.lastScrollTop) this.stick = false;
+    this.lastScrollTop = scrollTop;
+  }
+
+  private followOutput(): void {
+    if (!this.stick) return;
+    this.root.scrollTop = this.root.scrollHeight;
+    // Entries that just came into view get their real size (content-visibility) in the next
+    // frame, which can leave the view short of the bottom: settle once more then.
+    requestAnimationFrame(() => {
+      if (this.stick && this.distanceFromBottom() > 0) this.root.scrollTop = this.root.scrollHeight;
+    });
+  }
+
+  private distanceFromBottom(): number {
+    return this.root.scrollHeight - this.root.scrollTop - this.root.clientHeight;
+  }
+
+  /**
+   * The DOM is the truth for a thought's open state: a click may be newer than its `toggle` event,
+   * which is queued, and would fire on an element this re-render is about to detach.
+   */
+  private captureOpen(old: Element, index: number): void {
+    const details = old.querySelector(':scope > details');
+    if (details instanceof HTMLDetailsElement) this.presentation.setOpen(index, details.open);
+  }
+
+  private onToggle(event: Event): void {
+    const details = event.target;
+    if (!(details instanceof HTMLDetailsElement)) return;
+    const index = entryIndex(details);
+    if (index !== undefined) this.presentation.setOpen(index, details.open);
+  }
+
+  private onClick(event: MouseEvent): void {
+    const target = event.target as Element;
+    const index = entryIndex(target);
+    if (index === undefined) return;
+
+    const option = target.closest<HTMLButtonElement>('.permission button.option');
+    if (option) {
+      const { toolCallId, optionId } = option.dataset;
+      if (toolCallId !== undefined && optionId !== undefined) post({ type: 'permission', toolCallId, optionId });
+      return;
+    }
+
+    const location = target.closest<HTMLAnchorElement>('a.tool-location');
+    if (location) {
+      event.preventDefault();
+      const line = location.dataset.line === undefined ? null : Number(location.dataset.line);
+      post({ type: 'openLocation', path: location.dataset.path ?? '', line });
+      return;
+    }
+
+    const link = target.closest<HTMLAnchorElement>('.markdown a, .tool-text a');
+    if (link) {
+      // Never navigate the webview: the host opens the link (or refuses it).
+      event.preventDefault();
+      const href = link.getAttribute('href');
+      if (href && href.length <= HREF_MAX && isSafeHref(href)) post({ type: 'openLink', href });
+      return;
+    }
+
+    const contentIndex = contentIndexOf(target);
+    if (contentIndex === undefined) return;
+    if (target.closest('button.open-diff')) post({ type: 'openDiff', index, contentIndex });
+    else if (target.closest('button.expand')) this.toggleOutput(index, contentIndex, true);
+    else if (target.closest('button.collapse')) this.toggleOutput(index, contentIndex, false);
+  }
+
+  private toggleOutput(index: number, contentIndex: number, expanded: boolean): void {
+    this.presentation.setExpanded(index, contentIndex, expanded);
+    this.focusAfterRender = { index, selector: `[data-content-index="${contentIndex}"] button.${expanded ? 'collapse' : 'expand'}` };
+    this.invalidate(index);
+  }
+}
+
+function entryIndex(el: Element): number | undefined {
+  const entry = el.closest<HTMLElement>('.entry[data-index]');
+  return entry ? Number(entry.dataset.index) : undefined;
+}
+
+function contentIndexOf(el: Element): number | undefined {
+  const content = el.closest<HTMLElement>('[data-content-index]');
+  return content ? Number(content.dataset.contentIndex) : undefined;
+}
+
+/** Child positions from `ancestor` down to `node`. */
+function childPath(ancestor: Element, node: Element): number[] {
+  const path: number[] = [];
+  for (let el: Element | null = node; el && el !== ancestor; el = el.parentElement) {
+    path.unshift(el.parentElement ? [...el.parentElement.children].indexOf(el) : 0);
+  }
+  return path;
+}
