@@ -4,14 +4,41 @@ import { ConnectionClosedError } from '../agent/connection';
 import type { AcpConnection, ConnectionLog, TraceDirection } from '../agent/connection';
 import type { LaunchSpec } from '../agent/process';
 import { agentMethods, clientMethods } from '../protocol/methods';
-import type { ClientCapabilities, ReadTextFileRequest, RequestPermissionResponse } from '../protocol';
+import type {
+  ClientCapabilities,
+  CreateTerminalRequest,
+  CreateTerminalResponse,
+  KillTerminalRequest,
+  ReadTextFileRequest,
+  ReleaseTerminalRequest,
+  RequestPermissionResponse,
+  TerminalExitStatus,
+  TerminalOutputRequest,
+  TerminalOutputResponse,
+  WaitForTerminalExitRequest,
+  WriteTextFileRequest,
+} from '../protocol';
 import { SessionState } from '../session/sessionState';
 import { Transcript } from '../session/transcript';
 import type { StatusView } from '../webview-protocol/messages';
 
-/** What the controller needs from VS Code, as plain functions, so it has no `vscode` import. */
+/** The five `terminal/*` methods; `terminal: true` is advertised only when a port serves them all. */
+export interface TerminalPort {
+  create(request: CreateTerminalRequest): Promise<CreateTerminalResponse>;
+  output(request: TerminalOutputRequest): Promise<TerminalOutputResponse>;
+  waitForExit(request: WaitForTerminalExitRequest): Promise<TerminalExitStatus>;
+  kill(request: KillTerminalRequest): Promise<void>;
+  release(request: ReleaseTerminalRequest): Promise<void>;
+}
+
+/**
+ * What the controller needs from VS Code, as plain functions, so it has no `vscode` import.
+ * Optional ports are capabilities: what is absent is not advertised (ACP §14.3).
+ */
 export interface AgentPorts {
   readTextFile(request: ReadTextFileRequest): Promise<string>;
+  writeTextFile?(request: WriteTextFileRequest): Promise<void>;
+  terminals?: TerminalPort;
   log: ConnectionLog;
   onTrace(agentName: string, direction: TraceDirection, message: unknown): void;
 }
@@ -28,13 +55,15 @@ export interface ControllerSettings {
   clientVersion: string;
 }
 
-/** Exactly what this build serves; an agent must not be promised more (ACP §14.3). */
-export const CLIENT_CAPABILITIES: ClientCapabilities = {
-  fs: { readTextFile: true, writeTextFile: false },
-  terminal: false,
-  // The panel renders boolean config options as checkboxes.
-  session: { configOptions: { boolean: {} } },
-};
+/** Exactly what these ports serve; an agent must not be promised more (ACP §14.3). */
+export function clientCapabilities(ports: AgentPorts): ClientCapabilities {
+  return {
+    fs: { readTextFile: true, writeTextFile: ports.writeTextFile !== undefined },
+    terminal: ports.terminals !== undefined,
+    // The panel renders boolean config options as checkboxes.
+    session: { configOptions: { boolean: {} } },
+  };
+}
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -238,7 +267,7 @@ export class AgentController {
         {
           name: this.agent.name,
           clientInfo: { name: 'acp-host', title: 'ACP Host', version: this.settings.clientVersion },
-          clientCapabilities: CLIENT_CAPABILITIES,
+          clientCapabilities: clientCapabilities(this.ports),
           initializeTimeoutMs: this.settings.initializeTimeoutMs,
           maxLineBytes: this.settings.maxLineBytes,
           log: this.ports.log,
@@ -290,6 +319,15 @@ export class AgentController {
       return new Promise<RequestPermissionResponse>((resolve) => this.pendingPermissions.set(toolCallId, resolve));
     });
     connection.onRequest(clientMethods.fsReadTextFile, async (request) => ({ content: await this.ports.readTextFile(request) }));
+    const { writeTextFile, terminals } = this.ports;
+    if (writeTextFile) connection.onRequest(clientMethods.fsWriteTextFile, async (request) => (await writeTextFile(request), {}));
+    if (terminals) {
+      connection.onRequest(clientMethods.terminalCreate, (request) => terminals.create(request));
+      connection.onRequest(clientMethods.terminalOutput, (request) => terminals.output(request));
+      connection.onRequest(clientMethods.terminalWaitForExit, (request) => terminals.waitForExit(request));
+      connection.onRequest(clientMethods.terminalKill, async (request) => (await terminals.kill(request), {}));
+      connection.onRequest(clientMethods.terminalRelease, async (request) => (await terminals.release(request), {}));
+    }
   }
 
   private answerPendingPermissions(): void {

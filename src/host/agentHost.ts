@@ -5,6 +5,8 @@ import { controllerSettings, defaultAgentName, listAgents } from './agentConfig'
 import { AgentViewProvider } from './agentView';
 import { DiffDocuments } from './diffDocuments';
 import { readTextFile } from './fileReader';
+import { writeTextFile } from './fileWriter';
+import { Follower } from './follow';
 import { Logs } from './logs';
 import { openLink, openLocation } from './openers';
 import type { ViewToHost } from '../webview-protocol/messages';
@@ -17,12 +19,36 @@ export class AgentHost implements vscode.Disposable {
   readonly logs = new Logs();
   readonly view: AgentViewProvider;
   private readonly diffs = new DiffDocuments();
-  private current: AgentController;
+  private readonly follower = new Follower(followSetting(), (m) => this.logs.channel.info(m));
+  /**
+   * A start refused for an untrusted workspace is retried once the user trusts it. (The manifest's
+   * `untrustedWorkspaces.supported: false` already keeps VS Code from activating us in Restricted
+   * Mode, so this is defence in depth for hosts that activate us anyway.)
+   */
+  private startWhenTrusted = false;
+  private readonly trustWatch = vscode.workspace.onDidGrantWorkspaceTrust(() => {
+    if (!this.startWhenTrusted) return;
+    this.startWhenTrusted = false;
+    void this.startAgent().catch((error: Error) => this.logs.channel.error(`Start after trust failed: ${error.message}`));
+  });
+  private readonly configWatch = vscode.workspace.onDidChangeConfiguration((event) => {
+    if (!event.affectsConfiguration('acpHost.followAgent')) return;
+    this.follower.setEnabled(followSetting());
+    this.current.session.setFollow(followSetting());
+  });
+  private current!: AgentController;
 
   constructor(private readonly extension: vscode.ExtensionContext) {
-    this.current = this.createController(this.pickAgent());
     this.view = new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel);
-    this.view.attach(this.current);
+    this.use(this.createController(this.pickAgent()));
+  }
+
+  /** Everything that follows the current agent follows this one from now on. */
+  private use(controller: AgentController): void {
+    this.current = controller;
+    controller.session.setFollow(followSetting());
+    this.view.attach(controller);
+    this.follower.attach(controller.transcript);
   }
 
   get controller(): AgentController {
@@ -32,14 +58,14 @@ export class AgentHost implements vscode.Disposable {
   /** Starts the default agent; a configuration change since the last start takes effect here. */
   async startAgent(): Promise<void> {
     if (!vscode.workspace.isTrusted) {
+      this.startWhenTrusted = true;
       void vscode.window.showWarningMessage('ACP Host starts agents only in a trusted workspace.');
       return;
     }
     const wanted = this.pickAgent();
     if (wanted.name !== this.current.currentStatus.agentName) {
       await this.current.stop();
-      this.current = this.createController(wanted);
-      this.view.attach(this.current);
+      this.use(this.createController(wanted));
     }
     await this.current.start();
   }
@@ -74,6 +100,9 @@ export class AgentHost implements vscode.Disposable {
           return openLocation(intent.path, intent.line);
         case 'openLink':
           return openLink(intent.href);
+        case 'setFollow':
+          // The setting is the one source of truth; the configuration watcher applies it.
+          return vscode.workspace.getConfiguration('acpHost').update('followAgent', intent.enabled, vscode.ConfigurationTarget.Global);
       }
     };
     return run().catch((error: Error) => {
@@ -94,7 +123,8 @@ export class AgentHost implements vscode.Disposable {
   private createController(agent: AgentDefinition): AgentController {
     const version = String(this.extension.extension.packageJSON.version ?? '0.0.0');
     return new AgentController(agent, controllerSettings(version), {
-      readTextFile,
+      readTextFile: (request) => readTextFile(request, this.logs.connectionLog),
+      writeTextFile: (request) => writeTextFile(request, this.logs.connectionLog),
       log: this.logs.connectionLog,
       onTrace: (name, direction, message) => this.logs.addTrace(name, direction, message),
     });
@@ -103,7 +133,14 @@ export class AgentHost implements vscode.Disposable {
   dispose(): void {
     this.view.dispose();
     this.diffs.dispose();
+    this.follower.dispose();
+    this.configWatch.dispose();
+    this.trustWatch.dispose();
     void this.current.stop();
     this.logs.dispose();
   }
+}
+
+function followSetting(): boolean {
+  return vscode.workspace.getConfiguration('acpHost').get<boolean>('followAgent') ?? true;
 }

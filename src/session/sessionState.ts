@@ -8,7 +8,7 @@ import type {
   SessionUpdate,
   UsageUpdate,
 } from '../protocol';
-import type { ConfigOptionView, ModesView, QueuedPromptView, SessionView } from '../webview-protocol/session';
+import type { ConfigOptionView, ModesView, QueuedPromptView, ReviewFileView, SessionView } from '../webview-protocol/session';
 
 /**
  * The session's state beside its transcript, folded from the `session/new` answer and the
@@ -23,6 +23,8 @@ export class SessionState {
   private configOptions: ConfigOptionView[] = [];
   private usage: SessionView['usage'] = null;
   private queue: QueuedPromptView[] = [];
+  private review: ReviewFileView[] = [];
+  private follow = true;
   private readonly listeners = new Set<() => void>();
 
   onChange(listener: () => void): () => void {
@@ -39,6 +41,8 @@ export class SessionState {
       configOptions: this.configOptions,
       usage: this.usage,
       queue: this.queue,
+      review: this.review,
+      follow: this.follow,
     };
   }
 
@@ -91,7 +95,7 @@ export class SessionState {
     this.emit();
   }
 
-  /** A session ends: what its agent advertised goes (the queue stays: those prompts are the user's). */
+  /** A session ends: what its agent advertised goes (the queue, the review and follow stay: they are the user's). */
   reset(): void {
     this.title = null;
     this.commands = [];
@@ -108,6 +112,16 @@ export class SessionState {
 
   setQueue(queue: readonly QueuedPromptView[]): void {
     this.queue = [...queue];
+    this.emit();
+  }
+
+  setReview(files: readonly ReviewFileView[]): void {
+    this.review = [...files];
+    this.emit();
+  }
+
+  setFollow(follow: boolean): void {
+    this.follow = follow;
     this.emit();
   }
 

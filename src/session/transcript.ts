@@ -1,5 +1,5 @@
 import type { SessionUpdate, StopReason, ToolCall, ToolCallContent, ToolCallUpdate } from '../protocol';
-import type { EntryView, PermissionOptionView, PlanEntryView, TextEntryView, ToolContentView, ToolEntryView } from '../webview-protocol/entries';
+import type { EntryView, PermissionOptionView, PlanEntryView, TerminalContentView, TextEntryView, ToolContentView, ToolEntryView } from '../webview-protocol/entries';
 import { contentText } from './contentText';
 import { summariseDiff } from './diffSummary';
 
@@ -24,11 +24,18 @@ export interface DiffSource {
   newText: string;
 }
 
+/** A client terminal as a card shows it. */
+export type TerminalState = Omit<TerminalContentView, 'type' | 'terminalId'>;
+
+const NO_OUTPUT: TerminalState = { output: '', truncated: false, exitStatus: null };
+
 export class Transcript {
   private list: EntryView[] = [];
   private readonly toolIndex = new Map<string, number>();
   /** Per tool call, its diffs' full texts, at the index of the content they belong to. */
   private readonly diffSources = new Map<string, (DiffSource | undefined)[]>();
+  /** What each client terminal has shown, for the cards that embed it (and for cards that embed it later). */
+  private readonly terminals = new Map<string, TerminalState>();
   /** The `messageId` of the last text entry, when the agent gives them: a new id starts a new entry. */
   private openMessageId: string | undefined;
   private readonly listeners = new Set<(event: TranscriptEvent) => void>();
@@ -101,11 +108,23 @@ export class Transcript {
     return entry?.kind === 'tool' ? this.diffSources.get(entry.toolCallId)?.[contentIndex] : undefined;
   }
 
+  /** A client terminal produced output or ended: every card embedding it shows the new state. */
+  updateTerminal(terminalId: string, state: TerminalState): void {
+    this.terminals.set(terminalId, state);
+    for (const index of this.toolIndex.values()) {
+      const entry = this.list[index];
+      if (entry.kind !== 'tool' || !entry.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) continue;
+      const content = entry.content.map((c) => (c.type === 'terminal' && c.terminalId === terminalId ? { ...c, ...state } : c));
+      this.replace(index, { ...entry, content });
+    }
+  }
+
   /** Drops every entry (a new session starts). */
   clear(): void {
     this.list = [];
     this.toolIndex.clear();
     this.diffSources.clear();
+    this.terminals.clear();
     this.openMessageId = undefined;
     this.emit({ type: 'reset' });
   }
@@ -132,7 +151,7 @@ export class Transcript {
     if (update.status != null) patch.status = update.status;
     // A new content or locations array replaces the old one (ACP §8).
     if (update.content != null) {
-      patch.content = update.content.map(toolContentView);
+      patch.content = update.content.map((c) => this.toolContentView(c));
       this.diffSources.set(update.toolCallId, update.content.map((c) => (c.type === 'diff' ? { path: c.path, oldText: c.oldText ?? null, newText: c.newText } : undefined)));
     }
     if (update.locations != null) patch.locations = update.locations.map((l) => ({ path: l.path, line: l.line ?? null }));
@@ -171,15 +190,15 @@ export class Transcript {
   private emit(event: TranscriptEvent): void {
     for (const listener of this.listeners) listener(event);
   }
-}
 
-function toolContentView(content: ToolCallContent): ToolContentView {
-  switch (content.type) {
-    case 'content':
-      return { type: 'text', text: contentText(content.content) };
-    case 'diff':
-      return summariseDiff(content.path, content.oldText ?? null, content.newText);
-    case 'terminal':
-      return { type: 'terminal', terminalId: content.terminalId };
+  private toolContentView(content: ToolCallContent): ToolContentView {
+    switch (content.type) {
+      case 'content':
+        return { type: 'text', text: contentText(content.content) };
+      case 'diff':
+        return summariseDiff(content.path, content.oldText ?? null, content.newText);
+      case 'terminal':
+        return { type: 'terminal', terminalId: content.terminalId, ...(this.terminals.get(content.terminalId) ?? NO_OUTPUT) };
+    }
   }
 }

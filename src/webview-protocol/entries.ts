@@ -34,7 +34,16 @@ export const ToolContentViewSchema = z.discriminatedUnion('type', [
   /** Text output of the tool, as markdown (agents fence command output themselves). */
   z.object({ type: z.literal('text'), text: z.string() }),
   DiffViewSchema,
-  z.object({ type: z.literal('terminal'), terminalId: z.string() }),
+  /** A client terminal (terminal/create) embedded in the card: its output so far and, once it ended, how. */
+  z.object({
+    type: z.literal('terminal'),
+    terminalId: z.string(),
+    /** The end of the output (the card shows a bounded tail; the VS Code terminal has it all). */
+    output: z.string(),
+    /** Output was dropped from the front (the agent's outputByteLimit, or the card's bound). */
+    truncated: z.boolean(),
+    exitStatus: z.object({ exitCode: z.number().int().nullable(), signal: z.string().nullable() }).nullable(),
+  }),
 ]);
 
 export const ToolStatusViewSchema = z.enum(['pending', 'in_progress', 'completed', 'failed', 'unfinished']);
@@ -76,6 +85,7 @@ export type TextEntryView = Extract<EntryView, { kind: 'user' | 'agent' | 'thoug
 export type ToolEntryView = Extract<EntryView, { kind: 'tool' }>;
 export type ToolContentView = z.infer<typeof ToolContentViewSchema>;
 export type DiffView = z.infer<typeof DiffViewSchema>;
+export type TerminalContentView = Extract<ToolContentView, { type: 'terminal' }>;
 export type PermissionOptionView = z.infer<typeof PermissionOptionViewSchema>;
 export type PlanEntryView = z.infer<typeof PlanEntryViewSchema>;
 export type StopReasonView = z.infer<typeof StopReasonViewSchema>;

@@ -52,5 +52,11 @@ export const ViewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openLocation'), path: z.string(), line: z.number().int().nullable() }),
   /** A link in agent markdown: the host opens only safe schemes. */
   z.object({ type: z.literal('openLink'), href: z.string().max(8192) }),
+  /** Review of the agent's edits: a file's baseline ↔ current diff; keep or undo one file (or all, without a path). */
+  z.object({ type: z.literal('reviewOpen'), path: z.string() }),
+  z.object({ type: z.literal('reviewKeep'), path: z.string().optional() }),
+  z.object({ type: z.literal('reviewUndo'), path: z.string().optional() }),
+  /** Follow the agent's tool call locations in the editor, or stop. */
+  z.object({ type: z.literal('setFollow'), enabled: z.boolean() }),
 ]);
 export type ViewToHost = z.infer<typeof ViewToHostSchema>;

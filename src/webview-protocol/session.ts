@@ -45,6 +45,14 @@ export const UsageViewSchema = z.object({
   cost: z.object({ amount: z.number(), currency: z.string() }).nullable(),
 });
 
+/** A file the agent changed in the last turns, not yet kept or undone by the user. */
+export const ReviewFileViewSchema = z.object({
+  path: z.string(),
+  change: z.enum(['modified', 'created', 'deleted']),
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+});
+
 export const QueuedPromptViewSchema = z.object({ id: z.number().int(), text: z.string() });
 
 export const SessionViewSchema = z.object({
@@ -56,6 +64,10 @@ export const SessionViewSchema = z.object({
   usage: UsageViewSchema.nullable(),
   /** Prompts typed while a turn runs, sent one by one after it. */
   queue: z.array(QueuedPromptViewSchema),
+  /** Files the agent changed, for review (diff, keep, undo). */
+  review: z.array(ReviewFileViewSchema),
+  /** Whether the editor follows the agent's tool call locations. */
+  follow: z.boolean(),
 });
 
 export type CommandView = z.infer<typeof CommandViewSchema>;
@@ -63,6 +75,7 @@ export type ModesView = z.infer<typeof ModesViewSchema>;
 export type ConfigOptionView = z.infer<typeof ConfigOptionViewSchema>;
 export type UsageView = z.infer<typeof UsageViewSchema>;
 export type QueuedPromptView = z.infer<typeof QueuedPromptViewSchema>;
+export type ReviewFileView = z.infer<typeof ReviewFileViewSchema>;
 export type SessionView = z.infer<typeof SessionViewSchema>;
 
-export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [] };
+export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], follow: true };

@@ -153,6 +153,12 @@ test('slash-command completion and a mode switch in the real panel, light theme'
     await prompt.fill('/mode');
     await prompt.press('Enter');
     await frame.locator('.entry-agent', { hasText: 'mode: code' }).waitFor({ timeout: 30000 });
+
+    // Following the agent opens the file in the editor, and the prompt box keeps the keyboard.
+    await prompt.fill('/follow src/hello.ts 3');
+    await prompt.press('Enter');
+    await wb.page.locator('.tabs-container .tab', { hasText: 'hello.ts' }).waitFor({ timeout: 30000 });
+    assert.deepEqual(await frame.evaluate(() => [document.hasFocus(), document.activeElement && document.activeElement.id]), [true, 'prompt']);
     await screenshot(wb.page, 'panel-light');
     await checkTheme(frame, 'light');
   } finally {

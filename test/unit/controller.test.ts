@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { AgentController, CLIENT_CAPABILITIES } from '../../src/host/agentController';
+import { AgentController, clientCapabilities } from '../../src/host/agentController';
 import { currentEnv } from '../../src/agent/environment';
 import { specMessageErrors } from './helpers/officialSchema';
 
@@ -39,7 +39,8 @@ test('everything the controller sends in a turn is valid ACP v1, with the capabi
     for (const message of received) assert.deepEqual(specMessageErrors(message, { from: 'client' }), [], JSON.stringify(message));
     const init = received[0].params as { protocolVersion: number; clientCapabilities: unknown; clientInfo: { name: string } };
     assert.equal(init.protocolVersion, 1);
-    assert.deepEqual(init.clientCapabilities, CLIENT_CAPABILITIES);
+    assert.deepEqual(init.clientCapabilities, clientCapabilities({ readTextFile: async () => '', log: silent, onTrace: () => undefined }));
+    assert.deepEqual(init.clientCapabilities, { fs: { readTextFile: true, writeTextFile: false }, terminal: false, session: { configOptions: { boolean: {} } } });
     assert.equal(init.clientInfo.name, 'acp-host');
     assert.deepEqual(received[1].params, { cwd: FIXTURES, mcpServers: [] });
   } finally {

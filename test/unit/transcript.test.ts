@@ -35,7 +35,7 @@ function contentLine(c: ToolContentView): string {
     case 'diff':
       return `diff ${c.path}${c.isNewFile ? ' (new)' : ''} +${c.added} -${c.removed}: ${c.preview.join(' ')}${c.previewTruncated ? ' …' : ''}`;
     case 'terminal':
-      return `terminal ${c.terminalId}`;
+      return `terminal ${c.terminalId}: ${JSON.stringify(c.output)}${c.truncated ? ' (truncated)' : ''}${c.exitStatus ? ` exit ${c.exitStatus.exitCode ?? c.exitStatus.signal}` : ''}`;
   }
 }
 
@@ -110,6 +110,19 @@ test('a diff preview is bounded in lines and in line length', () => {
   assert.equal(diff.preview.length, 40);
   assert.equal(diff.previewTruncated, true);
   assert.ok(diff.preview.every((line) => line.length <= 401));
+});
+
+test('terminal output reaches every card embedding the terminal, also cards that embed it later', () => {
+  const t = fold([{ sessionUpdate: 'tool_call', toolCallId: 'run', title: 'Run', kind: 'execute', content: [{ type: 'terminal', terminalId: 'term-1' }] }]);
+  t.updateTerminal('term-1', { output: 'hello\n', truncated: false, exitStatus: null });
+  t.updateTerminal('term-2', { output: 'other', truncated: false, exitStatus: null });
+  assert.equal(render(t.entries), 'tool run [pending] Run (execute) {terminal term-1: "hello\\n"}');
+  t.updateTerminal('term-1', { output: 'lo\nbye\n', truncated: true, exitStatus: { exitCode: 0, signal: null } });
+  t.apply(SessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 'again', title: 'Again', content: [{ type: 'terminal', terminalId: 'term-1' }] }));
+  assert.equal(
+    render(t.entries),
+    'tool run [pending] Run (execute) {terminal term-1: "lo\\nbye\\n" (truncated) exit 0}\ntool again [pending] Again (other) {terminal term-1: "lo\\nbye\\n" (truncated) exit 0}',
+  );
 });
 
 test('clear drops every entry and says so', () => {

@@ -1,0 +1,118 @@
+import * as vscode from 'vscode';
+import type { Transcript, TranscriptEvent } from '../session/transcript';
+import type { ToolEntryView } from '../webview-protocol/entries';
+import { resolveWorkspacePath } from './workspacePaths';
+
+/** What a running tool call points at: its first location, else the file of its first diff. */
+function target(entry: ToolEntryView): { path: string; line: number | null } | undefined {
+  const location = entry.locations[0];
+  if (location) return location;
+  const diff = entry.content.find((c) => c.type === 'diff');
+  return diff ? { path: diff.path, line: null } : undefined;
+}
+
+const isRunning = (entry: ToolEntryView) => entry.status === 'pending' || entry.status === 'in_progress';
+
+/**
+ * Follow the agent: while a tool call runs, the file it touches is shown at its line, without
+ * taking the keyboard from the prompt box (preserveFocus), and its lines are marked with a
+ * subtle decoration that goes when the call ends. Only paths inside the workspace are
+ * followed: an agent cannot make the editor open anything else.
+ */
+export class Follower implements vscode.Disposable {
+  /** The theme's own range highlight: subtle in every theme, high contrast included. */
+  private readonly decoration = vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.rangeHighlightForeground'),
+    overviewRulerLane: vscode.OverviewRulerLane.Center,
+  });
+  /** Per running tool call: what it last pointed at (so an update that moves nothing reopens nothing) and where it is marked. */
+  private readonly followed = new Map<string, { key: string; uri?: vscode.Uri; range?: vscode.Range }>();
+  private unsubscribe: (() => void) | undefined;
+  /** An editor that comes into view (another tab, a split) gets the marks of its file too. */
+  private readonly visibleEditors = vscode.window.onDidChangeVisibleTextEditors(() => this.redecorate());
+  /** Each follow waits for the one before it, so the editor ends on the agent's latest location. */
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private enabled: boolean,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  attach(transcript: Transcript): void {
+    this.unsubscribe?.();
+    this.clearAll();
+    this.unsubscribe = transcript.onChange((event) => this.onChange(transcript, event));
+  }
+
+  setEnabled(enabled: boolean): void {
+    this.enabled = enabled;
+    if (!enabled) this.clearAll();
+  }
+
+  private onChange(transcript: Transcript, event: TranscriptEvent): void {
+    if (event.type === 'reset') return this.clearAll();
+    if (event.type === 'appended') return;
+    const entry = transcript.entries[event.index];
+    if (entry?.kind !== 'tool') return;
+    const followed = this.followed.get(entry.toolCallId);
+    if (!isRunning(entry)) {
+      if (followed) this.clear(entry.toolCallId);
+      return;
+    }
+    const where = target(entry);
+    if (!this.enabled || !where) return;
+    const key = `${where.path}:${where.line ?? ''}`;
+    if (followed?.key === key) return;
+    const state: { key: string; uri?: vscode.Uri; range?: vscode.Range } = { key };
+    this.followed.set(entry.toolCallId, state);
+    this.chain = this.chain.then(() => this.show(entry.toolCallId, state, where.path, where.line));
+  }
+
+  private async show(toolCallId: string, state: { key: string; uri?: vscode.Uri; range?: vscode.Range }, path: string, line: number | null): Promise<void> {
+    try {
+      // The call may have ended (or moved on) while earlier follows were opening their files.
+      if (this.followed.get(toolCallId) !== state) return;
+      const uri = await resolveWorkspacePath(path);
+      const document = await vscode.workspace.openTextDocument(uri);
+      const editor = await vscode.window.showTextDocument(document, { preserveFocus: true, preview: true });
+      if (this.followed.get(toolCallId) !== state) return;
+      // ACP lines are 1-based; without a line the whole file is the call's.
+      const first = line === null ? 0 : Math.min(Math.max(line - 1, 0), document.lineCount - 1);
+      const range = line === null ? new vscode.Range(0, 0, 0, 0) : document.lineAt(first).range;
+      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      state.uri = uri;
+      state.range = range;
+      if (line !== null) this.redecorate();
+    } catch (error) {
+      // Not in the workspace, missing, binary: not followed, and only worth a log line.
+      this.log(`Not following ${JSON.stringify(path)}: ${(error as Error).message}`);
+    }
+  }
+
+  private clear(toolCallId: string): void {
+    this.followed.delete(toolCallId);
+    this.redecorate();
+  }
+
+  private clearAll(): void {
+    this.followed.clear();
+    this.redecorate();
+  }
+
+  /** Every visible editor shows exactly the ranges of the calls still running in its file. */
+  private redecorate(): void {
+    for (const editor of vscode.window.visibleTextEditors) {
+      const ranges = [...this.followed.values()].filter((f) => f.range && f.uri?.toString() === editor.document.uri.toString()).map((f) => f.range!);
+      editor.setDecorations(this.decoration, ranges);
+    }
+  }
+
+  dispose(): void {
+    this.unsubscribe?.();
+    this.followed.clear();
+    this.visibleEditors.dispose();
+    this.decoration.dispose();
+  }
+}
