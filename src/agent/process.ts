@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_process';
 import { LineTail } from './lineTail';
 import type { Env } from './environment';
 
@@ -103,26 +103,11 @@ export class AgentProcess {
   }
 
   private signal(signal: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    try {
-      if (process.platform === 'win32') this.child.kill(signal);
-      else process.kill(-pid, signal);
-    } catch {
-      // ESRCH: already gone.
-    }
+    signalProcessGroup(this.child, signal);
   }
 
   private groupAlive(): boolean {
-    const pid = this.child.pid;
-    if (pid === undefined) return false;
-    if (process.platform === 'win32') return !this.hasExited;
-    try {
-      process.kill(-pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
+    return processGroupAlive(this.child, this.hasExited);
   }
 
   private async waitUntilGone(ms: number): Promise<boolean> {
@@ -132,5 +117,33 @@ export class AgentProcess {
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
     return this.hasExited && !this.groupAlive();
+  }
+}
+
+/**
+ * Sends `signal` to the process group led by `child` (spawned `detached`), so its children get
+ * it too. Windows has no process groups: only the child is signalled there.
+ */
+export function signalProcessGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  try {
+    if (process.platform === 'win32') child.kill(signal);
+    else process.kill(-pid, signal);
+  } catch {
+    // ESRCH: already gone.
+  }
+}
+
+/** Whether any process of `child`'s group is left (the leader may be gone while its children live on). */
+export function processGroupAlive(child: ChildProcess, exited: boolean): boolean {
+  const pid = child.pid;
+  if (pid === undefined) return false;
+  if (process.platform === 'win32') return !exited;
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }

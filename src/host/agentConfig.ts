@@ -19,9 +19,12 @@ type AgentSetting = z.infer<typeof AgentSettingSchema>;
 
 const section = () => vscode.workspace.getConfiguration('acpHost');
 
-/** The login shell is asked once per extension lifetime; it costs a shell start. */
+/**
+ * The login shell is asked once per extension lifetime; it costs a shell start. Configured
+ * agents and the commands they run in client terminals start from it.
+ */
 let shellEnv: Promise<Env> | undefined;
-function baseEnv(): Promise<Env> {
+export function baseEnv(): Promise<Env> {
   if (section().get<string>('environment') === 'inherit') return Promise.resolve(currentEnv());
   shellEnv ??= resolveLoginShellEnv();
   return shellEnv;

@@ -29,6 +29,8 @@ export interface TerminalPort {
   waitForExit(request: WaitForTerminalExitRequest): Promise<TerminalExitStatus>;
   kill(request: KillTerminalRequest): Promise<void>;
   release(request: ReleaseTerminalRequest): Promise<void>;
+  /** Kills every terminal still running: the session or the agent ended (ACP §14.11). */
+  dispose?(): void;
 }
 
 /**
@@ -127,6 +129,7 @@ export class AgentController {
   async newSession(): Promise<void> {
     this.transcript.clear();
     if (!this.running) return this.start();
+    this.ports.terminals?.dispose?.();
     await this.openSession(this.running.connection);
   }
 
@@ -252,6 +255,7 @@ export class AgentController {
     this.running = undefined;
     this.sessionId = undefined;
     this.answerPendingPermissions();
+    this.ports.terminals?.dispose?.();
     if (!running) return;
     running.connection.dispose();
     await running.process.shutdown();
@@ -282,6 +286,7 @@ export class AgentController {
         this.running = undefined;
         this.sessionId = undefined;
         this.answerPendingPermissions();
+        this.ports.terminals?.dispose?.();
         const tail = running.process.stderrTail.last(15);
         const detail = `${this.agent.name} ${describeExit(exit)}.${tail.length ? `\nLast lines of its stderr:\n${tail.join('\n')}` : ''}`;
         this.transcript.addError(detail);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { AgentController } from './agentController';
 import type { AgentDefinition } from './agentController';
-import { controllerSettings, defaultAgentName, listAgents } from './agentConfig';
+import { baseEnv, controllerSettings, defaultAgentName, listAgents } from './agentConfig';
 import { AgentViewProvider } from './agentView';
 import { DiffDocuments } from './diffDocuments';
 import { readTextFile } from './fileReader';
@@ -9,6 +9,8 @@ import { writeTextFile } from './fileWriter';
 import { Follower } from './follow';
 import { Logs } from './logs';
 import { openLink, openLocation } from './openers';
+import { TerminalPort } from './terminalPort';
+import { EditReviewer } from './review/editReviewer';
 import type { ViewToHost } from '../webview-protocol/messages';
 
 /**
@@ -19,6 +21,8 @@ export class AgentHost implements vscode.Disposable {
   readonly logs = new Logs();
   readonly view: AgentViewProvider;
   private readonly diffs = new DiffDocuments();
+  /** Review of the agent's edits; it outlives agents (the changed files stay the user's to review). */
+  readonly reviewer = new EditReviewer(this.logs.channel);
   private readonly follower = new Follower(followSetting(), (m) => this.logs.channel.info(m));
   /**
    * A start refused for an untrusted workspace is retried once the user trusts it. (The manifest's
@@ -48,6 +52,7 @@ export class AgentHost implements vscode.Disposable {
     this.current = controller;
     controller.session.setFollow(followSetting());
     this.view.attach(controller);
+    this.reviewer.attach(controller);
     this.follower.attach(controller.transcript);
   }
 
@@ -100,6 +105,12 @@ export class AgentHost implements vscode.Disposable {
           return openLocation(intent.path, intent.line);
         case 'openLink':
           return openLink(intent.href);
+        case 'reviewOpen':
+          return this.reviewer.open(intent.path);
+        case 'reviewKeep':
+          return this.reviewer.keep(intent.path);
+        case 'reviewUndo':
+          return this.reviewer.undo(intent.path);
         case 'setFollow':
           // The setting is the one source of truth; the configuration watcher applies it.
           return vscode.workspace.getConfiguration('acpHost').update('followAgent', intent.enabled, vscode.ConfigurationTarget.Global);
@@ -122,17 +133,29 @@ export class AgentHost implements vscode.Disposable {
 
   private createController(agent: AgentDefinition): AgentController {
     const version = String(this.extension.extension.packageJSON.version ?? '0.0.0');
-    return new AgentController(agent, controllerSettings(version), {
+    const settings = controllerSettings(version);
+    // The port exists before the controller whose transcript shows its output: bound late.
+    let controller: AgentController | undefined;
+    const terminals = new TerminalPort({
+      baseEnv,
+      workspaceFolder: settings.workspaceFolder,
+      log: this.logs.connectionLog,
+      onUpdate: (terminalId, state) => controller?.transcript.updateTerminal(terminalId, state),
+    });
+    controller = new AgentController(agent, settings, {
       readTextFile: (request) => readTextFile(request, this.logs.connectionLog),
-      writeTextFile: (request) => writeTextFile(request, this.logs.connectionLog),
+      writeTextFile: (request) => writeTextFile(request, this.logs.connectionLog, (uri) => this.reviewer.beforeWrite(uri)),
+      terminals,
       log: this.logs.connectionLog,
       onTrace: (name, direction, message) => this.logs.addTrace(name, direction, message),
     });
+    return controller;
   }
 
   dispose(): void {
     this.view.dispose();
     this.diffs.dispose();
+    this.reviewer.dispose();
     this.follower.dispose();
     this.configWatch.dispose();
     this.trustWatch.dispose();

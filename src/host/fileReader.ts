@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ConnectionLog } from '../agent/connection';
 import type { ReadTextFileRequest } from '../protocol';
 import { ErrorCodes } from '../protocol/errors';
 import { RpcError, resolveWorkspacePath } from './workspacePaths';
@@ -9,8 +10,8 @@ import { sliceLines } from '../session/textLines';
  * edits), else from disk through workspace.fs. `line` is 1-based (0 or null: from the start),
  * `limit` counts lines; the only conversion to VS Code's 0-based lines is here.
  */
-export async function readTextFile(request: ReadTextFileRequest): Promise<string> {
-  const uri = await resolveWorkspacePath(request.path);
+export async function readTextFile(request: ReadTextFileRequest, log?: Pick<ConnectionLog, 'warn'>): Promise<string> {
+  const uri = await resolveWorkspacePath(request.path, log);
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   const text = open ? open.getText() : await readFromDisk(uri, request.path);
   return sliceLines(text, request.line ?? 0, request.limit ?? undefined);

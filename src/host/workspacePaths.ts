@@ -1,7 +1,9 @@
 import * as path from 'node:path';
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import type { ConnectionLog } from '../agent/connection';
 import { ErrorCodes } from '../protocol/errors';
+import { checkAgentPath, isInside } from './pathPolicy';
 
 /** An error the connection sends back with its JSON-RPC code. */
 export class RpcError extends Error {
@@ -13,28 +15,61 @@ export class RpcError extends Error {
   }
 }
 
+/** Why a path was refused; thrown from inside the symlink walk and turned into -32602 below. */
+class Refusal extends Error {}
+
 /**
- * Confines an agent's path to the workspace: absolute, no NUL, and after following symlinks
- * (of the path, or of its nearest existing parent for a file yet to be created) inside a
- * workspace folder. Anything else is refused with -32602 before any I/O on it.
+ * Confines an agent's path to the workspace. The form is checked first (pathPolicy.ts: absolute,
+ * no NUL, no `~`, UNC, URI, device or overlong path), then symlinks are followed (of the path,
+ * or of its nearest existing parent for a file yet to be created) and the real path must lie
+ * inside a workspace folder (also followed to its real path). Anything else is refused with
+ * -32602 and logged, before any I/O on the path itself. The returned URI is the real path, so
+ * the I/O that follows goes where the check looked, not through a symlink.
+ *
+ * What this cannot do: an agent process has the user's own file system rights, so this guards
+ * what the client does on its behalf, not what the agent does itself. A symlink swapped in
+ * between this check and the write (a race the agent would have to win) is not prevented.
  */
-export async function resolveWorkspacePath(requested: string): Promise<vscode.Uri> {
-  const refuse = (why: string) => new RpcError(ErrorCodes.InvalidParams, `Refused path ${JSON.stringify(requested)}: ${why}`);
-  if (requested.includes('\0')) throw refuse('it contains a NUL byte');
-  if (!path.isAbsolute(requested) || requested.startsWith('\\\\')) throw refuse('it is not an absolute local path');
-  const real = await realpathOfExistingPart(path.normalize(requested));
+export async function resolveWorkspacePath(requested: string, log?: Pick<ConnectionLog, 'warn'>): Promise<vscode.Uri> {
+  const refuse = (why: string) => {
+    const shown = JSON.stringify(requested.length > 300 ? `${requested.slice(0, 300)}…` : requested);
+    log?.warn(`Refused path ${shown}: ${why}`);
+    return new RpcError(ErrorCodes.InvalidParams, `Refused path ${shown}: ${why}`);
+  };
+  const form = checkAgentPath(requested);
+  if (!form.ok) throw refuse(form.reason);
+  let real: string;
+  try {
+    real = await realpathOfExistingPart(form.path);
+  } catch (error) {
+    if (error instanceof Refusal) throw refuse(error.message);
+    throw error;
+  }
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    if (folder.uri.scheme !== 'file') continue; // only local folders have a real path to compare
     const root = await realpath(folder.uri.fsPath).catch(() => folder.uri.fsPath);
-    const rel = path.relative(root, real);
-    if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) return vscode.Uri.file(real);
+    if (isInside(root, real)) return vscode.Uri.file(real);
   }
   throw refuse('it is outside the workspace folders');
 }
 
+/**
+ * realpath of `p`; for a path that does not exist yet, realpath of its nearest existing parent
+ * plus the rest. A name that exists but cannot be followed (a dangling symlink, a loop) is
+ * refused: writing through a dangling symlink would create its target, wherever that is.
+ */
 async function realpathOfExistingPart(p: string): Promise<string> {
   try {
     return await realpath(p);
-  } catch {
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new Refusal('it goes through a symlink loop');
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new Refusal(`it cannot be resolved (${code ?? String(error)})`);
+    const exists = await lstat(p).then(
+      () => true,
+      () => false,
+    );
+    if (exists) throw new Refusal('it is a symlink whose target does not exist');
     const parent = path.dirname(p);
     if (parent === p) return p;
     return path.join(await realpathOfExistingPart(parent), path.basename(p));

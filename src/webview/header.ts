@@ -21,6 +21,9 @@ export function renderStatus(ui: Layout, status: StatusView): void {
 }
 
 export function renderSessionHeader(ui: Layout, session: SessionView): void {
+  // A toggle button: its label stays, aria-pressed and the icon say whether it is on.
+  ui.follow.setAttribute('aria-pressed', String(session.follow));
+  ui.follow.querySelector('.codicon')?.classList.replace(session.follow ? 'codicon-eye-closed' : 'codicon-eye', session.follow ? 'codicon-eye' : 'codicon-eye-closed');
   ui.title.hidden = session.title === null;
   ui.title.textContent = session.title ?? '';
   ui.title.title = session.title ?? '';

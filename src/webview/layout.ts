@@ -7,9 +7,11 @@ export interface Layout {
   title: HTMLElement;
   usage: HTMLElement;
   start: HTMLButtonElement;
+  follow: HTMLButtonElement;
   restart: HTMLButtonElement;
   detail: HTMLPreElement;
   transcript: HTMLElement;
+  review: HTMLElement;
   queue: HTMLUListElement;
   pickers: HTMLElement;
   prompt: HTMLTextAreaElement;
@@ -33,9 +35,11 @@ export function buildLayout(app: HTMLElement): Layout {
     title: withId(h('span'), 'title', true),
     usage: withId(h('span'), 'usage', true),
     start: withId(button('', 'Start agent', 'play'), 'start', true),
+    follow: withId(iconButton('', 'Follow the agent in the editor', 'eye'), 'follow'),
     restart: withId(button('secondary', 'Restart', 'debug-restart'), 'restart', true),
     detail: withId(h('pre'), 'detail', true),
     transcript: withId(h('main'), 'transcript'),
+    review: h('section', 'review'),
     queue: withId(h('ul'), 'queue', true),
     pickers: withId(h('div'), 'pickers', true),
     prompt: withId(h('textarea'), 'prompt'),
@@ -54,11 +58,12 @@ export function buildLayout(app: HTMLElement): Layout {
   ui.prompt.setAttribute('aria-controls', 'commands');
   ui.commands.setAttribute('role', 'listbox');
   ui.commands.setAttribute('aria-label', 'Commands');
+  ui.review.setAttribute('aria-label', 'Review of the agent’s changes');
   ui.send.title = 'Send (Enter)';
   ui.stop.title = 'Stop the turn';
 
   const header = h('header', 'bar');
-  header.append(ui.status, ui.title, ui.usage, ui.start, ui.restart);
+  header.append(ui.status, ui.title, ui.usage, ui.follow, ui.start, ui.restart);
 
   const input = h('div', 'input');
   const toolbar = h('div', 'toolbar');
@@ -67,6 +72,6 @@ export function buildLayout(app: HTMLElement): Layout {
   const composer = h('footer', 'composer');
   composer.append(ui.queue, input);
 
-  app.replaceChildren(header, ui.detail, ui.transcript, composer);
+  app.replaceChildren(header, ui.detail, ui.transcript, ui.review, composer);
   return ui;
 }

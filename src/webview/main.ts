@@ -6,6 +6,7 @@ import { Pickers } from './pickers';
 import { Presentation } from './presentation';
 import { HostToViewSchema } from './protocol';
 import { Queue } from './queue';
+import { Review } from './review';
 import { Mirror } from './state';
 import { Transcript } from './transcript';
 import { post } from './vscode';
@@ -24,8 +25,10 @@ const transcript = new Transcript(ui.transcript, presentation, (index) => {
 const composer = new Composer(ui, presentation);
 const pickers = new Pickers(ui.pickers);
 const queue = new Queue(ui.queue);
+const review = new Review(ui.review);
 ui.start.addEventListener('click', () => post({ type: 'start' }));
 ui.restart.addEventListener('click', () => post({ type: 'restart' }));
+ui.follow.addEventListener('click', () => post({ type: 'setFollow', enabled: !mirror.session.follow }));
 
 let frame = 0;
 function schedule(): void {
@@ -47,6 +50,7 @@ function flush(): void {
     const session = mirror.session;
     renderSessionHeader(ui, session);
     queue.render(session.queue);
+    review.render(session.review);
     pickers.render(session);
     composer.setCommands(session.commands);
   }

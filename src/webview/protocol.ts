@@ -12,4 +12,4 @@ export type {
   ToolEntryView,
 } from '../webview-protocol/entries';
 export { EMPTY_SESSION } from '../webview-protocol/session';
-export type { CommandView, ConfigOptionView, ModesView, QueuedPromptView, SessionView, UsageView } from '../webview-protocol/session';
+export type { CommandView, ConfigOptionView, ModesView, QueuedPromptView, ReviewFileView, SessionView, UsageView } from '../webview-protocol/session';

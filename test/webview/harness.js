@@ -553,7 +553,7 @@ async function assertClean(page, assert, { allowConsoleErrors = false } = {}) {
 // ------------------------------------------------------------------ message builders
 
 const status = (phase = 'ready', extra = {}) => ({ agentName: 'Demo agent', phase, ...extra });
-const session = (over = {}) => ({ title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], ...over });
+const session = (over = {}) => ({ title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], follow: true, ...over });
 const snapshot = (entries = [], { status: st = status(), session: se = session() } = {}) => ({ type: 'snapshot', status: st, session: se, entries });
 
 module.exports = {

@@ -109,10 +109,35 @@ test('tool cards: the codicon of each kind and the words of each status', async 
   });
 });
 
+test('a terminal card: its state, the end of its output as text, scrolled to the end, and a truncation note', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    const lines = Array.from({ length: 200 }, (_, i) => `line ${i} <b>not html</b>`).join('\n');
+    const terminal = (over) => tool({ toolKind: 'execute', content: [{ type: 'terminal', terminalId: 'term-1', output: lines, truncated: false, exitStatus: null, ...over }] });
+    await h.render(page, h.snapshot([terminal({})]));
+    const card = page.locator(`${entry(0)} .tool-terminal[data-content-index="0"]`);
+    assert.equal(await card.locator('.terminal-status').textContent(), 'running\u2026');
+    assert.equal(await card.locator('pre.terminal-output').textContent(), lines, 'text, not markup');
+    assert.equal(await card.locator('b').count(), 0);
+    assert.equal(await card.locator('.terminal-truncated').count(), 0);
+    const atEnd = () => card.locator('pre.terminal-output').evaluate((pre) => {
+      const box = pre.getBoundingClientRect();
+      const last = pre.firstElementChild.getBoundingClientRect();
+      return pre.scrollHeight > pre.clientHeight && last.bottom <= box.bottom + 1 && last.bottom >= box.bottom - 40;
+    });
+    assert.ok(await atEnd(), 'a long output shows its end');
+    for (const [exitStatus, text] of [[{ exitCode: 0, signal: null }, 'exit 0'], [{ exitCode: 1, signal: null }, 'exit 1'], [{ exitCode: null, signal: 'SIGTERM' }, 'killed (SIGTERM)']]) {
+      await h.render(page, { type: 'entry', index: 0, entry: terminal({ exitStatus, truncated: true, output: `${lines}\nend` }) });
+      assert.equal(await card.locator('.terminal-status').textContent(), text);
+      assert.equal(await card.locator('.terminal-truncated').textContent(), '\u2026 earlier output truncated');
+      assert.ok(await atEnd(), 'still at the end after an update');
+    }
+  });
+});
+
 test('tool content in order: text as markdown, diff (removed lines, truncation "…"), terminal', async () => {
   await h.withPanel(env, {}, async (page) => {
     const diff = { type: 'diff', path: '/w/src/app.ts', isNewFile: false, added: 12, removed: 3, preview: ['-old()', '+new()', '+more()'], previewTruncated: true };
-    await h.render(page, h.snapshot([tool({ toolKind: 'edit', content: [{ type: 'text', text: 'Did **it**' }, diff, { type: 'terminal', terminalId: 'term-7' }] })]));
+    await h.render(page, h.snapshot([tool({ toolKind: 'edit', content: [{ type: 'text', text: 'Did **it**' }, diff, { type: 'terminal', terminalId: 'term-7', output: 'ok\n', truncated: false, exitStatus: { exitCode: 0, signal: null } }] })]));
     const card = page.locator(entry(0));
     assert.deepEqual(await card.locator('[data-content-index]').evaluateAll((els) => els.map((e) => [e.dataset.contentIndex, e.classList[0]])), [['0', 'tool-text'], ['1', 'tool-diff'], ['2', 'tool-terminal']]);
     assert.equal(await card.locator('.tool-text strong').textContent(), 'it');
@@ -123,7 +148,7 @@ test('tool content in order: text as markdown, diff (removed lines, truncation "
     assert.equal(await lines.count(), 3, 'one span per preview line');
     assert.deepEqual(await lines.evaluateAll((ls) => ls.map((l) => l.classList.contains('diff-line-del') ? 'del' : l.classList.contains('diff-line-add') ? 'add' : '?')), ['del', 'add', 'add']);
     assert.equal(await card.locator('pre.diff-preview').evaluate((pre) => pre.lastElementChild.textContent.trim()), '\u2026', 'a trailing "…" line when truncated');
-    assert.match(await card.locator('.tool-terminal').textContent(), /Terminal term-7/);
+    assert.match(await card.locator('.tool-terminal .terminal-head').textContent(), /Terminal\s+exit 0/);
     // Not truncated: no "…".
     await h.render(page, { type: 'entry', index: 0, entry: tool({ toolKind: 'edit', content: [{ ...diff, previewTruncated: false, isNewFile: true }] }) });
     assert.equal(await card.locator('pre.diff-preview').evaluate((pre) => pre.textContent.includes('\u2026')), false);

@@ -45,7 +45,7 @@ function hostileState() {
     { kind: 'user', text: ALL },
     { kind: 'thought', text: ALL },
     { kind: 'agent', text: ALL },
-    { kind: 'tool', toolCallId: ONE, title: ONE, toolKind: ONE, status: 'pending', content: [{ type: 'text', text: ALL }, diff, { type: 'terminal', terminalId: ONE }], locations: [{ path: ONE, line: 3 }, { path: 'javascript:window.__xss=1', line: null }], permission: [
+    { kind: 'tool', toolCallId: ONE, title: ONE, toolKind: ONE, status: 'pending', content: [{ type: 'text', text: ALL }, diff, { type: 'terminal', terminalId: ONE, output: ALL, truncated: false, exitStatus: null }], locations: [{ path: ONE, line: 3 }, { path: 'javascript:window.__xss=1', line: null }], permission: [
       { optionId: ONE, name: ONE, kind: 'allow_once' },
       { optionId: 'x', name: PAYLOADS[1], kind: 'allow_always' },
       { optionId: 'y', name: PAYLOADS[7], kind: 'reject_once' },
@@ -66,6 +66,7 @@ function hostileState() {
     ],
     usage: { used: 1, size: 2, cost: { amount: 1, currency: 'USD' } },
     queue: [{ id: 1, text: ALL }, { id: 2, text: ONE }],
+    review: [{ path: `/w/${ONE}`, change: 'modified', added: 1, removed: 1 }, { path: ALL, change: 'created', added: 2, removed: 0 }],
   });
   const status = h.status('prompting', { agentName: ONE, detail: ALL });
   return { entries, session, status };

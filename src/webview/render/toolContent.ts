@@ -21,12 +21,45 @@ export function renderToolContent(content: ToolContentView, contentIndex: number
       el = renderDiff(content);
       break;
     case 'terminal':
-      el = h('div', 'tool-terminal');
-      el.append(icon('terminal'), `Terminal ${content.terminalId}`);
+      el = renderTerminal(content);
       break;
   }
   el.dataset.contentIndex = String(contentIndex);
   return el;
+}
+
+type TerminalView = Extract<ToolContentView, { type: 'terminal' }>;
+
+/**
+ * A client terminal: header with its state, then the end of its output (the host sends a bounded
+ * tail; the VS Code terminal "Agent: …" has all of it). Text only.
+ */
+function renderTerminal(terminal: TerminalView): HTMLElement {
+  const el = h('div', 'tool-terminal');
+  el.dataset.terminalId = terminal.terminalId;
+  const exit = terminal.exitStatus ?? null;
+  el.dataset.state = exit === null ? 'running' : exit.signal ? 'killed' : exit.exitCode === 0 ? 'success' : 'failed';
+  const head = h('div', 'terminal-head');
+  const label = h('span', 'terminal-label', 'Terminal');
+  label.title = terminal.terminalId;
+  appendSpaced(head, icon('terminal'), label, h('span', 'terminal-status', terminalStatus(exit)));
+  el.append(head);
+  if (terminal.truncated) el.append(h('div', 'terminal-truncated', '\u2026 earlier output truncated'));
+  const output = terminal.output ?? '';
+  if (output !== '') {
+    // The pre lays its one child out bottom-up (column-reverse), so it opens scrolled to the end.
+    const pre = h('pre', 'terminal-output');
+    pre.tabIndex = 0;
+    pre.append(h('span', 'terminal-text', output));
+    el.append(pre);
+  }
+  return el;
+}
+
+function terminalStatus(exit: TerminalView['exitStatus']): string {
+  if (exit === null) return 'running\u2026';
+  if (exit.signal) return `killed (${exit.signal})`;
+  return `exit ${exit.exitCode ?? '?'}`;
 }
 
 function renderText(text: string, expanded: boolean): HTMLElement {

@@ -1,0 +1,337 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { ErrorCodes } from '../protocol/errors';
+import type { Env } from './environment';
+import { processGroupAlive, signalProcessGroup } from './process';
+import { OutputBuffer, StreamDecoder } from './terminalOutput';
+
+/**
+ * Client terminals (ACP `terminal/*`): commands an agent asks us to run. Node only: the VS Code
+ * side (a Pseudoterminal per command, workspace confinement of the cwd) is host/terminalPort.ts.
+ */
+
+export interface TerminalExit {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+export interface TerminalSnapshot {
+  output: string;
+  truncated: boolean;
+  /** null while the process runs. */
+  exitStatus: TerminalExit | null;
+}
+
+export interface CreateTerminalOptions {
+  command: string;
+  args?: string[];
+  env?: Array<{ name: string; value: string }>;
+  /** Absolute; the manager's default cwd when absent. */
+  cwd?: string | null;
+  outputByteLimit?: number | null;
+}
+
+export interface TerminalManagerOptions {
+  /** The environment commands start from (the request's `env` goes over it). */
+  baseEnv: () => Env | Promise<Env>;
+  defaultCwd: string;
+  /** After SIGTERM, how long the group may take before SIGKILL. */
+  killGraceMs?: number;
+  /** At most one update per terminal this often (plus the final one at exit). */
+  updateIntervalMs?: number;
+  /** Updates carry only this many bytes of the end of the output. */
+  updateTailBytes?: number;
+  platform?: NodeJS.Platform;
+}
+
+export type TerminalUpdateListener = (terminalId: string, state: TerminalSnapshot) => void;
+/** Every piece of decoded output as it arrives (unthrottled, unbounded), then `exit` once. */
+export type TerminalDataListener = (terminalId: string, event: { data: string } | { exit: TerminalExit }) => void;
+
+/** An error the connection answers with its code (see agent/connection.ts toResponseError). */
+export class TerminalError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const DEFAULTS = { killGraceMs: 2000, updateIntervalMs: 50, updateTailBytes: 64 * 1024 };
+/** Output may still be in the pipes when `exit` fires; wait this long at most for them to close. */
+const DRAIN_MS = 250;
+const POLL_MS = 50;
+
+/**
+ * Characters that only mean something to a shell. Agents send a whole shell line in `command`
+ * (`npm test 2>&1 | tail -5`) with no args; a bare program name or path is spawned directly.
+ */
+const SHELL_SYNTAX = /[\s|&;<>()$`\\"'*?[\]{}~#=%!^]/;
+
+/** How a request is run: a shell line through the user's shell, or the program itself. */
+export function commandLine(request: Pick<CreateTerminalOptions, 'command' | 'args'>, env: Env, platform: NodeJS.Platform = process.platform): { file: string; args: string[]; shell: boolean } {
+  const args = request.args ?? [];
+  const { command } = request;
+  const windows = platform === 'win32';
+  const wholeLine = args.length === 0 && SHELL_SYNTAX.test(command) && !(path.isAbsolute(command) && existsSync(command));
+  if (!wholeLine) return { file: command, args, shell: false };
+  if (windows) return { file: env.ComSpec || env.COMSPEC || 'cmd.exe', args: ['/d', '/s', '/c', `"${command}"`], shell: true };
+  return { file: env.SHELL || '/bin/sh', args: ['-c', command], shell: true };
+}
+
+/** One command: its process group, output and exit. */
+class Terminal {
+  readonly buffer: OutputBuffer;
+  /** Set once the process is gone and its output drained: what output/exitStatus report. */
+  exit: TerminalExit | null = null;
+  readonly exited: Promise<TerminalExit>;
+  child: ChildProcess | undefined;
+  private resolveExit!: (exit: TerminalExit) => void;
+  /** The `exit` event came (the pipes may still hold output). */
+  private processExited = false;
+  private exitInfo: TerminalExit = { exitCode: null, signal: null };
+  private killTimer: NodeJS.Timeout | undefined;
+  private updateTimer: NodeJS.Timeout | undefined;
+  private lastUpdate = 0;
+
+  constructor(
+    readonly id: string,
+    outputByteLimit: number | undefined,
+    private readonly manager: { emitUpdate(t: Terminal): void; emitData: TerminalDataListener; options: Required<Omit<TerminalManagerOptions, 'baseEnv' | 'defaultCwd' | 'platform'>> },
+  ) {
+    this.buffer = new OutputBuffer(outputByteLimit);
+    this.exited = new Promise((resolve) => (this.resolveExit = resolve));
+  }
+
+  start(file: string, args: string[], cwd: string, env: Env, shell: boolean, windows: boolean): void {
+    let child: ChildProcess;
+    try {
+      child = spawn(file, args, {
+        cwd,
+        env,
+        // No input: a command that reads stdin gets EOF rather than waiting forever.
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: !windows,
+        windowsHide: true,
+        windowsVerbatimArguments: windows && shell,
+        // A `.cmd` launcher cannot be spawned on Windows without a shell.
+        shell: windows && !shell && /\.(cmd|bat)$/i.test(file),
+      });
+    } catch (error) {
+      this.failToStart(file, error as Error);
+      return;
+    }
+    this.child = child;
+    const pending = new Set<NodeJS.ReadableStream>();
+    for (const stream of [child.stdout!, child.stderr!]) {
+      // Two pipes, one output: each has its own decoder, the text goes in in arrival order.
+      const decoder = new StreamDecoder();
+      pending.add(stream);
+      stream.on('data', (chunk: Buffer) => this.append(decoder.decode(chunk)));
+      stream.on('close', () => {
+        this.append(decoder.end());
+        pending.delete(stream);
+        if (pending.size === 0 && this.processExited) this.finish();
+      });
+      stream.on('error', () => undefined);
+    }
+    child.on('error', (error) => {
+      if (child.pid === undefined) this.failToStart(file, error);
+    });
+    child.on('exit', (code, signal) => {
+      this.processExited = true;
+      this.exitInfo = { exitCode: code, signal };
+      // A background child may keep the pipes open: report the exit anyway, a bit later.
+      if (pending.size === 0) this.finish();
+      else setTimeout(() => this.finish(), DRAIN_MS);
+    });
+  }
+
+  /** Like a shell's "command not found": the agent reads why in the output, with exit code 127. */
+  private failToStart(file: string, error: Error): void {
+    this.append(`Could not start ${file}: ${error.message}\n`);
+    this.processExited = true;
+    this.exitInfo = { exitCode: 127, signal: null };
+    this.finish();
+  }
+
+  private append(text: string): void {
+    if (text === '' || this.exit) return;
+    this.buffer.append(text);
+    this.manager.emitData(this.id, { data: text });
+    this.scheduleUpdate();
+  }
+
+  private finish(): void {
+    if (this.exit) return;
+    this.exit = this.exitInfo;
+    clearTimeout(this.updateTimer);
+    this.updateTimer = undefined;
+    this.manager.emitUpdate(this);
+    this.manager.emitData(this.id, { exit: this.exit });
+    this.resolveExit(this.exit);
+  }
+
+  private scheduleUpdate(): void {
+    if (this.updateTimer) return;
+    const wait = Math.max(0, this.lastUpdate + this.manager.options.updateIntervalMs - Date.now());
+    this.updateTimer = setTimeout(() => {
+      this.updateTimer = undefined;
+      this.lastUpdate = Date.now();
+      if (!this.exit) this.manager.emitUpdate(this);
+    }, wait);
+  }
+
+  get running(): boolean {
+    return this.child !== undefined && this.exit === null;
+  }
+
+  /** SIGTERM to the whole group, SIGKILL if anything of it is still there after the grace time. */
+  kill(): void {
+    const child = this.child;
+    if (!child || this.killTimer || !this.groupAlive()) return;
+    if (process.platform === 'win32') {
+      // No process groups: end the tree cmd.exe started by its parent links.
+      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => child.kill());
+      return;
+    }
+    signalProcessGroup(child, 'SIGTERM');
+    const deadline = Date.now() + this.manager.options.killGraceMs;
+    const check = () => {
+      if (!this.groupAlive()) return (this.killTimer = undefined);
+      if (Date.now() >= deadline) {
+        signalProcessGroup(child, 'SIGKILL');
+        return (this.killTimer = undefined);
+      }
+      this.killTimer = setTimeout(check, POLL_MS);
+    };
+    this.killTimer = setTimeout(check, POLL_MS);
+  }
+
+  private groupAlive(): boolean {
+    return this.child !== undefined && processGroupAlive(this.child, this.processExited);
+  }
+
+  snapshot(): TerminalSnapshot {
+    return { output: this.buffer.output, truncated: this.buffer.truncated, exitStatus: this.exit };
+  }
+
+  viewState(): TerminalSnapshot {
+    return { ...this.buffer.tail(this.manager.options.updateTailBytes), exitStatus: this.exit };
+  }
+}
+
+/**
+ * The terminals of one agent. Each command runs in its own process group, so kill, release
+ * and dispose end what it started too (a dev server, a test runner's workers).
+ */
+export class TerminalManager {
+  private readonly terminals = new Map<string, Terminal>();
+  /** Released but maybe still dying: kept until they exit so dispose can still reach them. */
+  private readonly releasing = new Set<Terminal>();
+  private readonly updateListeners = new Set<TerminalUpdateListener>();
+  private readonly dataListeners = new Set<TerminalDataListener>();
+  private nextId = 1;
+  private readonly settings: Required<Omit<TerminalManagerOptions, 'baseEnv' | 'defaultCwd' | 'platform'>>;
+  private readonly hooks: { emitUpdate(t: Terminal): void; emitData: TerminalDataListener; options: TerminalManager['settings'] };
+
+  constructor(private readonly options: TerminalManagerOptions) {
+    this.settings = {
+      killGraceMs: options.killGraceMs ?? DEFAULTS.killGraceMs,
+      updateIntervalMs: options.updateIntervalMs ?? DEFAULTS.updateIntervalMs,
+      updateTailBytes: options.updateTailBytes ?? DEFAULTS.updateTailBytes,
+    };
+    this.hooks = {
+      options: this.settings,
+      emitUpdate: (t) => {
+        const state = t.viewState();
+        for (const listener of this.updateListeners) listener(t.id, state);
+      },
+      emitData: (id, event) => {
+        for (const listener of this.dataListeners) listener(id, event);
+      },
+    };
+  }
+
+  /** Throttled snapshots for views: the end of the output only (`truncated` if more exists). */
+  onUpdate(listener: TerminalUpdateListener): () => void {
+    this.updateListeners.add(listener);
+    return () => this.updateListeners.delete(listener);
+  }
+
+  /** Every piece of output as it comes, then the exit: for a view that shows the whole stream. */
+  onData(listener: TerminalDataListener): () => void {
+    this.dataListeners.add(listener);
+    return () => this.dataListeners.delete(listener);
+  }
+
+  /** Starts the command at once and answers its id; the command keeps running. */
+  async create(request: CreateTerminalOptions): Promise<string> {
+    const extra = Object.fromEntries((request.env ?? []).map(({ name, value }) => [name, value]));
+    const env: Env = { ...(await this.options.baseEnv()), ...extra };
+    const platform = this.options.platform ?? process.platform;
+    const { file, args, shell } = commandLine(request, env, platform);
+    const limit = request.outputByteLimit ?? undefined;
+    const id = `term-${this.nextId++}`;
+    const terminal = new Terminal(id, limit, this.hooks);
+    this.terminals.set(id, terminal);
+    terminal.start(file, args, request.cwd ?? this.options.defaultCwd, env, shell, platform === 'win32');
+    return id;
+  }
+
+  has(id: string): boolean {
+    return this.terminals.has(id);
+  }
+
+  /** The process id (the group id too), for tests and logs. */
+  pid(id: string): number | undefined {
+    return this.get(id).child?.pid;
+  }
+
+  /** Never waits; `exitStatus` only once the process has exited. */
+  output(id: string): TerminalSnapshot {
+    return this.get(id).snapshot();
+  }
+
+  waitForExit(id: string): Promise<TerminalExit> {
+    return this.get(id).exited;
+  }
+
+  /** Stops the process group; the id stays valid for output and waitForExit. */
+  kill(id: string): void {
+    this.get(id).kill();
+  }
+
+  /** Kills what is still running and forgets the id (a later call with it is -32002). */
+  release(id: string): void {
+    const terminal = this.get(id);
+    this.terminals.delete(id);
+    this.stopAndTrack(terminal);
+  }
+
+  /** Kills every terminal (the agent or its session ended); the manager stays usable. */
+  dispose(): void {
+    const all = [...this.terminals.values()];
+    this.terminals.clear();
+    for (const terminal of all) this.stopAndTrack(terminal);
+    for (const terminal of this.releasing) terminal.kill();
+  }
+
+  private stopAndTrack(terminal: Terminal): void {
+    // Also after the command exited: what it left in the background goes with it.
+    terminal.kill();
+    if (!terminal.exit) {
+      this.releasing.add(terminal);
+      void terminal.exited.then(() => this.releasing.delete(terminal));
+    }
+  }
+
+  private get(id: string): Terminal {
+    const terminal = this.terminals.get(id);
+    if (!terminal) throw new TerminalError(ErrorCodes.ResourceNotFound, `Unknown terminal ${JSON.stringify(id)}`);
+    return terminal;
+  }
+}

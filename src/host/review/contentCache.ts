@@ -1,0 +1,197 @@
+import * as vscode from 'vscode';
+
+/** Bounds of what the cache holds: a big repository must cost neither minutes nor gigabytes. */
+export interface CacheLimits {
+  maxFiles: number;
+  maxFileBytes: number;
+  maxTotalBytes: number;
+}
+
+export const DEFAULT_LIMITS: CacheLimits = { maxFiles: 5_000, maxFileBytes: 1_000_000, maxTotalBytes: 64_000_000 };
+
+/** A NUL byte in the first 8 KB marks a binary file (git's own test). */
+const BINARY_PROBE_BYTES = 8192;
+/** Never cached nor reviewed, whatever the settings say. */
+const ALWAYS_EXCLUDED = /(^|[\\/])(node_modules|\.git)([\\/]|$)/;
+
+/**
+ * What a file held, as far as the cache knows: its text; null, it did not exist; undefined,
+ * unknown (never seen, binary, too large, or past the budget).
+ */
+export type Before = string | null | undefined;
+
+export type FileEventKind = 'create' | 'change' | 'delete';
+
+/** Called on a watcher event, synchronously, before the cache takes in the new state. */
+export type WillChange = (fsPath: string, kind: FileEventKind, before: Before) => void;
+
+/**
+ * The text of workspace files as last seen on disk, so that a file an agent overwrites behind
+ * our back (most real agents write files themselves, not through fs/write_text_file) still has
+ * its earlier text. Seeded once with findFiles (files.exclude and search.exclude honoured, plus
+ * node_modules and .git), within bounds; kept fresh by a FileSystemWatcher, whose listeners hear
+ * of each change before the cache is updated; clean open documents are taken as they are.
+ */
+export class ContentCache implements vscode.Disposable {
+  private readonly texts = new Map<string, string>();
+  /** Seen but not held: binary or too large. Their earlier state is unknown. */
+  private readonly skipped = new Set<string>();
+  private bytes = 0;
+  private seeding: Promise<void> | undefined;
+  /** Per path, the latest read: an older read finishing late must not overwrite a newer one. */
+  private readonly generation = new Map<string, number>();
+  private readonly listeners = new Set<WillChange>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly decoder = new TextDecoder('utf-8');
+
+  constructor(
+    private readonly limits: CacheLimits = DEFAULT_LIMITS,
+    /** While true, an open document does not overwrite what the cache holds (a turn is running). */
+    private readonly frozen: () => boolean = () => false,
+  ) {
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate((uri) => this.onEvent(uri, 'create')),
+      watcher.onDidChange((uri) => this.onEvent(uri, 'change')),
+      watcher.onDidDelete((uri) => this.onEvent(uri, 'delete')),
+      vscode.workspace.onDidOpenTextDocument((doc) => this.takeDocument(doc)),
+    );
+  }
+
+  onWillChange(listener: WillChange): vscode.Disposable {
+    this.listeners.add(listener);
+    return new vscode.Disposable(() => this.listeners.delete(listener));
+  }
+
+  /** Fills the cache once; later calls share the first. */
+  seed(): Promise<void> {
+    this.seeding ??= this.doSeed();
+    return this.seeding;
+  }
+
+  /** What the cache knows of `fsPath` (see Before). Synchronous: it must not race the agent. */
+  before(fsPath: string): string | undefined {
+    return this.texts.get(fsPath);
+  }
+
+  /** Whether `fsPath` is reviewable at all: a file of a workspace folder, outside node_modules and .git. */
+  static reviewable(uri: vscode.Uri): boolean {
+    return uri.scheme === 'file' && !ALWAYS_EXCLUDED.test(uri.fsPath) && vscode.workspace.getWorkspaceFolder(uri) !== undefined;
+  }
+
+  /** The cache learns a state it caused itself (an undo restored it), without waiting for the watcher. */
+  set(fsPath: string, text: string | null): void {
+    this.generation.set(fsPath, (this.generation.get(fsPath) ?? 0) + 1);
+    if (text === null) this.drop(fsPath);
+    else this.hold(fsPath, text);
+  }
+
+  /**
+   * Reads a file as text: null when it does not exist, undefined when it cannot be held (binary,
+   * too large, unreadable).
+   */
+  async read(uri: vscode.Uri): Promise<Before> {
+    let bytes: Uint8Array;
+    try {
+      const stat = await vscode.workspace.fs.stat(uri);
+      if (stat.type & vscode.FileType.Directory) return undefined;
+      if (stat.size > this.limits.maxFileBytes) return undefined;
+      bytes = await vscode.workspace.fs.readFile(uri);
+    } catch (error) {
+      if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return null;
+      return undefined;
+    }
+    if (bytes.byteLength > this.limits.maxFileBytes) return undefined;
+    if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return undefined;
+    return this.decoder.decode(bytes);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    this.listeners.clear();
+    this.texts.clear();
+  }
+
+  private async doSeed(): Promise<void> {
+    const excludes = ['**/node_modules/**', '**/.git/**', ...excludeGlobs('files.exclude'), ...excludeGlobs('search.exclude')];
+    const uris = await vscode.workspace.findFiles('**/*', `{${[...new Set(excludes)].join(',')}}`, this.limits.maxFiles);
+    for (const doc of vscode.workspace.textDocuments) this.takeDocument(doc);
+    // A few reads at a time: thousands of parallel reads would only queue in the file service.
+    const queue = [...uris];
+    const worker = async () => {
+      for (let uri = queue.shift(); uri; uri = queue.shift()) {
+        if (this.bytes >= this.limits.maxTotalBytes) return;
+        if (this.texts.has(uri.fsPath) || !ContentCache.reviewable(uri)) continue;
+        await this.refresh(uri);
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+  }
+
+  private onEvent(uri: vscode.Uri, kind: FileEventKind): void {
+    if (!ContentCache.reviewable(uri)) return;
+    const fsPath = uri.fsPath;
+    // A create of a file never held: it did not exist before (unless it was one we skipped).
+    let before: Before = this.texts.get(fsPath);
+    if (before === undefined && kind === 'create' && !this.skipped.has(fsPath)) before = null;
+    for (const listener of this.listeners) listener(fsPath, kind, before);
+    if (kind === 'delete') this.set(fsPath, null);
+    else void this.refresh(uri);
+  }
+
+  /** Re-reads a file into the cache (the latest read wins). */
+  private async refresh(uri: vscode.Uri): Promise<void> {
+    const fsPath = uri.fsPath;
+    const generation = (this.generation.get(fsPath) ?? 0) + 1;
+    this.generation.set(fsPath, generation);
+    const text = await this.read(uri);
+    if (this.generation.get(fsPath) !== generation) return;
+    if (text === null) this.drop(fsPath);
+    else if (text === undefined) {
+      this.drop(fsPath);
+      this.skipped.add(fsPath);
+    } else this.hold(fsPath, text);
+  }
+
+  /** A clean document's text is its file's text on disk (a dirty one's is not). */
+  private takeDocument(doc: vscode.TextDocument): void {
+    if (doc.isDirty || !ContentCache.reviewable(doc.uri)) return;
+    const fsPath = doc.uri.fsPath;
+    if (this.frozen() && this.texts.has(fsPath)) return;
+    const text = doc.getText();
+    if (text.length > this.limits.maxFileBytes) return;
+    this.hold(fsPath, text);
+  }
+
+  private hold(fsPath: string, text: string): void {
+    const previous = this.texts.get(fsPath);
+    // UTF-16 length as the measure: cheap, and within a factor of the bytes held.
+    const delta = text.length - (previous?.length ?? 0);
+    // Files created after the seed may add as many again as it held; past that, or past the
+    // byte budget, a file is not held (and is unknown, like a binary one).
+    if (this.texts.size >= this.limits.maxFiles * 2 && previous === undefined) return void this.skipped.add(fsPath);
+    if (this.bytes + delta > this.limits.maxTotalBytes) {
+      this.drop(fsPath);
+      return void this.skipped.add(fsPath);
+    }
+    this.texts.set(fsPath, text);
+    this.skipped.delete(fsPath);
+    this.bytes += delta;
+  }
+
+  private drop(fsPath: string): void {
+    const previous = this.texts.get(fsPath);
+    if (previous !== undefined) this.bytes -= previous.length;
+    this.texts.delete(fsPath);
+  }
+}
+
+/** The enabled glob keys of an exclude setting ({ "**\/dist": true }); `when` clauses are skipped. */
+function excludeGlobs(section: 'files.exclude' | 'search.exclude'): string[] {
+  const [key, name] = section.split('.');
+  const value = vscode.workspace.getConfiguration(key).get<Record<string, unknown>>(name) ?? {};
+  return Object.entries(value)
+    .filter(([glob, on]) => on === true && !glob.includes('{') && !glob.includes(','))
+    .map(([glob]) => glob);
+}

@@ -1,0 +1,295 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { EditReview } from '../../session/editReview';
+import type { CurrentText } from '../../session/editReview';
+import type { TranscriptEvent } from '../../session/transcript';
+import type { ReviewFileView } from '../../webview-protocol/session';
+import type { FeedSource } from '../viewFeed';
+import { ContentCache } from './contentCache';
+import type { Before, FileEventKind } from './contentCache';
+
+const SCHEME = 'acp-review';
+/**
+ * A watcher event reaches us some time after the write (VS Code batches them): writes an agent
+ * makes just before it ends its turn are still the turn's when they are reported this late.
+ */
+const GRACE_MS = 2000;
+/** Changes after a turn (the user edits a reviewed file) update the list at most this often. */
+const DEBOUNCE_MS = 300;
+/** Baselines held for opened diffs; the oldest go first. */
+const MAX_KEPT = 200;
+
+/** What the reviewer needs of a controller: the same window the panel has. */
+export type ReviewSource = FeedSource;
+
+type Log = Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
+
+/**
+ * Review of the agent's edits, whoever wrote them. Per turn it records the baseline of every
+ * workspace file the agent touched, from three sources:
+ *  - a tool call's diff content: that file's state is recorded at once, before the agent writes;
+ *  - `beforeWrite` (our own fs/write_text_file calls it first);
+ *  - the file system watcher, for agents that write to disk themselves: the cache's earlier
+ *    text of the file becomes its baseline (see ContentCache).
+ * After the turn the panel lists the files whose current state differs from their baseline; each
+ * opens in VS Code's diff editor, and can be kept (the baseline is forgotten) or undone (the
+ * baseline is restored by a WorkspaceEdit, which VS Code's own undo can take back).
+ */
+export class EditReviewer implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly review = new EditReview();
+  private readonly cache: ContentCache;
+  private source: ReviewSource | undefined;
+  private subscriptions: (() => void)[] = [];
+  private readonly disposables: vscode.Disposable[] = [];
+  private phase: string | undefined;
+  private inTurn = false;
+  private graceUntil = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private graceTimer: ReturnType<typeof setTimeout> | undefined;
+  private computing: Promise<void> | undefined;
+  private again = false;
+  private published: ReviewFileView[] = [];
+  private readonly texts = new Map<string, string>();
+  private nextDocument = 0;
+
+  constructor(private readonly log?: Log) {
+    this.cache = new ContentCache(undefined, () => this.recording);
+    this.disposables.push(
+      this.cache,
+      this.cache.onWillChange((fsPath, kind, before) => this.onFileEvent(fsPath, kind, before)),
+      vscode.workspace.registerTextDocumentContentProvider(SCHEME, this),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (!this.recording && this.review.has(e.document.uri.fsPath)) this.schedule(DEBOUNCE_MS);
+      }),
+    );
+  }
+
+  /** True while a turn runs, and a little after it (late watcher events). */
+  private get recording(): boolean {
+    return this.inTurn || Date.now() < this.graceUntil;
+  }
+
+  /** The files the panel lists now. */
+  get files(): readonly ReviewFileView[] {
+    return this.published;
+  }
+
+  /** Follows a controller (and the next one, when the agent is replaced): the review stays the user's. */
+  attach(source: ReviewSource): void {
+    for (const unsubscribe of this.subscriptions) unsubscribe();
+    this.source = source;
+    this.phase = undefined;
+    this.subscriptions = [source.onStatus((status) => this.onPhase(status.phase)), source.transcript.onChange((event) => this.onTranscript(event))];
+    this.onPhase(source.currentStatus.phase);
+    source.session.setReview(this.published);
+  }
+
+  /** Called by fs/write_text_file before it writes: the file's state now is its baseline. */
+  async beforeWrite(file: string | vscode.Uri): Promise<void> {
+    const uri = typeof file === 'string' ? vscode.Uri.file(path.normalize(file)) : file;
+    if (!ContentCache.reviewable(uri) || this.review.has(uri.fsPath)) return;
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open) this.review.record(uri.fsPath, open.getText());
+    else await this.recordFromCacheOrDisk(uri);
+    if (!this.recording) this.schedule(DEBOUNCE_MS);
+  }
+
+  /** The baseline ↔ current file in VS Code's diff editor (the right side is the real, editable file). */
+  async open(fsPath: string): Promise<void> {
+    const baseline = this.baselineText(fsPath);
+    const uri = vscode.Uri.file(fsPath);
+    const name = path.basename(fsPath);
+    const exists = await vscode.workspace.fs.stat(uri).then(
+      () => true,
+      () => false,
+    );
+    const left = this.document(`baseline/${name}`, baseline ?? '');
+    const right = exists ? uri : this.document(`deleted/${name}`, '');
+    await vscode.commands.executeCommand('vscode.diff', left, right, `${name} (agent’s changes)`, { preview: true });
+  }
+
+  /** Keeps one file's changes (or all, without a path): its baseline is forgotten. */
+  async keep(fsPath?: string): Promise<void> {
+    const paths = fsPath === undefined ? this.review.paths : [fsPath];
+    // The cache learns the kept state first: a watcher event of the turn arriving late (or one
+    // whose re-read is still running) must find it, not the earlier text, or the file would be
+    // listed again against its old baseline.
+    const states = await Promise.all(paths.map((p) => this.cache.read(vscode.Uri.file(p))));
+    paths.forEach((p, i) => {
+      const state = states[i];
+      if (state !== undefined) this.cache.set(p, state);
+      this.review.keep(p);
+    });
+    await this.compute();
+  }
+
+  /**
+   * Restores the baseline of one file (or of every listed one) in one WorkspaceEdit: a modified
+   * file gets its whole text back and is saved, a created one is deleted, a deleted one is
+   * recreated. Undo in VS Code takes the edit back.
+   */
+  async undo(fsPath?: string): Promise<void> {
+    try {
+      await this.restore(fsPath);
+    } catch (error) {
+      // What the user clicked must say why nothing happened.
+      void vscode.window.showWarningMessage(`Undo failed: ${(error as Error).message}`);
+      throw error;
+    }
+  }
+
+  private async restore(fsPath?: string): Promise<void> {
+    const paths = fsPath === undefined ? this.published.map((f) => f.path) : [fsPath];
+    const edit = new vscode.WorkspaceEdit();
+    const toSave: vscode.TextDocument[] = [];
+    const restored = new Map<string, string | null>();
+    for (const p of paths) {
+      const baseline = this.baselineText(p);
+      const uri = vscode.Uri.file(p);
+      const current = await this.current(uri);
+      const meta = { label: `Undo the agent’s changes to ${path.basename(p)}`, needsConfirmation: false };
+      if (baseline === null) {
+        if (current !== null) edit.deleteFile(uri, { ignoreIfNotExists: true }, meta);
+      } else if (current === null) {
+        edit.createFile(uri, { contents: new TextEncoder().encode(baseline), ignoreIfExists: false }, meta);
+      } else {
+        const doc = await vscode.workspace.openTextDocument(uri);
+        edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), baseline, meta);
+        toSave.push(doc);
+      }
+      restored.set(p, baseline);
+    }
+    if (restored.size === 0) return;
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the undo (is a file read-only?)');
+    for (const [p, text] of restored) {
+      this.cache.set(p, text);
+      this.review.forget(p);
+    }
+    for (const doc of toSave) if (doc.isDirty && !(await doc.save())) this.log?.warn(`Undo restored ${doc.uri.fsPath} but saving it failed.`);
+    await this.compute();
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+
+  dispose(): void {
+    for (const unsubscribe of this.subscriptions) unsubscribe();
+    for (const d of this.disposables) d.dispose();
+    clearTimeout(this.timer);
+    clearTimeout(this.graceTimer);
+    this.texts.clear();
+  }
+
+  private onPhase(phase: string): void {
+    const previous = this.phase;
+    this.phase = phase;
+    // Seeded as soon as an agent starts: the earlier, the less a first turn can race it.
+    if (phase !== 'idle') void this.cache.seed().catch((error: Error) => this.log?.warn(`Review: reading the workspace failed: ${error.message}`));
+    if (phase === 'prompting' && previous !== 'prompting') {
+      this.inTurn = true;
+    } else if (phase !== 'prompting' && previous === 'prompting') {
+      this.inTurn = false;
+      this.graceUntil = Date.now() + GRACE_MS;
+      this.schedule(0);
+      // Once late events can no longer be the turn's, the list is settled (and pruned).
+      clearTimeout(this.graceTimer);
+      this.graceTimer = setTimeout(() => this.schedule(0), GRACE_MS + 50);
+    }
+  }
+
+  private onTranscript(event: TranscriptEvent): void {
+    if (event.type !== 'added' && event.type !== 'updated') return;
+    const source = this.source;
+    const entry = source?.transcript.entries[event.index];
+    if (!source || entry?.kind !== 'tool') return;
+    entry.content.forEach((content, contentIndex) => {
+      if (content.type !== 'diff') return;
+      const diff = source.transcript.diffSource(event.index, contentIndex);
+      if (!diff || !path.isAbsolute(diff.path)) return;
+      const uri = vscode.Uri.file(path.normalize(diff.path));
+      if (!ContentCache.reviewable(uri) || this.review.has(uri.fsPath)) return;
+      void this.recordFromCacheOrDisk(uri).then(() => {
+        if (!this.recording) this.schedule(DEBOUNCE_MS);
+      });
+    });
+  }
+
+  /** The cache answers synchronously (before the agent can write); a file it lacks is read now. */
+  private async recordFromCacheOrDisk(uri: vscode.Uri): Promise<void> {
+    const cached = this.cache.before(uri.fsPath);
+    if (cached !== undefined) {
+      this.review.record(uri.fsPath, cached);
+      return;
+    }
+    const text = await this.cache.read(uri);
+    if (text === undefined) this.review.touch(uri.fsPath);
+    else this.review.record(uri.fsPath, text);
+  }
+
+  private onFileEvent(fsPath: string, kind: FileEventKind, before: Before): void {
+    if (this.recording) {
+      if (before === undefined) {
+        if (this.review.touch(fsPath)) this.log?.info(`Review: ${fsPath} changed (${kind}) but its earlier state is unknown (binary, too large or never read): it is not listed.`);
+      } else this.review.record(fsPath, before);
+    }
+    if (this.review.has(fsPath) && !this.inTurn) this.schedule(DEBOUNCE_MS);
+  }
+
+  private schedule(delay: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.compute();
+    }, delay);
+  }
+
+  /** Recomputes the list from the files' current states and publishes it; calls during a run queue one more. */
+  private async compute(): Promise<void> {
+    if (this.computing) {
+      this.again = true;
+      return this.computing;
+    }
+    this.computing = (async () => {
+      do {
+        this.again = false;
+        const current = new Map<string, CurrentText>();
+        for (const p of this.review.paths) {
+          const state = await this.current(vscode.Uri.file(p));
+          if (state !== undefined) current.set(p, state);
+        }
+        const files = this.review.list(current);
+        if (!this.recording) this.review.prune(current);
+        this.publish(files);
+      } while (this.again);
+    })().finally(() => (this.computing = undefined));
+    return this.computing;
+  }
+
+  private publish(files: ReviewFileView[]): void {
+    if (JSON.stringify(files) === JSON.stringify(this.published)) return;
+    this.published = files;
+    this.source?.session.setReview(files);
+  }
+
+  /** A file's state now: its unsaved buffer when it has one, else its text on disk. */
+  private async current(uri: vscode.Uri): Promise<CurrentText | undefined> {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open?.isDirty) return open.getText();
+    return this.cache.read(uri);
+  }
+
+  private baselineText(fsPath: string): string | null {
+    const baseline = this.review.baseline(fsPath);
+    if (!baseline?.known) throw new Error(`${path.basename(fsPath)} has no changes to review.`);
+    return baseline.text;
+  }
+
+  private document(label: string, text: string): vscode.Uri {
+    // The file's own name keeps its language (highlighting) in the diff editor.
+    const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${++this.nextDocument}/${label}` });
+    this.texts.set(uri.toString(), text);
+    while (this.texts.size > MAX_KEPT) this.texts.delete(this.texts.keys().next().value!);
+    return uri;
+  }
+}

@@ -1,0 +1,204 @@
+import { stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ConnectionLog } from '../agent/connection';
+import type { Env } from '../agent/environment';
+import { TerminalManager } from '../agent/terminals';
+import type { CreateTerminalOptions, TerminalExit, TerminalSnapshot } from '../agent/terminals';
+import type {
+  CreateTerminalRequest,
+  CreateTerminalResponse,
+  KillTerminalRequest,
+  ReleaseTerminalRequest,
+  TerminalExitStatus,
+  TerminalOutputRequest,
+  TerminalOutputResponse,
+  WaitForTerminalExitRequest,
+} from '../protocol';
+import { ErrorCodes } from '../protocol/errors';
+import type { TerminalPort as TerminalPortContract } from './agentController';
+import { RpcError, resolveWorkspacePath } from './workspacePaths';
+
+export interface TerminalPortOptions {
+  /** The environment commands start from (the agent's: login shell or inherited). */
+  baseEnv: () => Env | Promise<Env>;
+  /** The session cwd: where a command without `cwd` runs. */
+  workspaceFolder: string;
+  /** Throttled card state (a bounded tail of the output); the lead wires it to Transcript.updateTerminal. */
+  onUpdate: (terminalId: string, state: TerminalSnapshot) => void;
+  /** Where refused paths are reported. */
+  log?: Pick<ConnectionLog, 'warn'>;
+  /** Options for tests (kill grace time, update rate). */
+  manager?: { killGraceMs?: number; updateIntervalMs?: number };
+}
+
+/** VS Code terminals of finished commands kept in the panel; older ones are closed. */
+const KEEP_FINISHED = 10;
+const NAME_MAX = 60;
+/** What a VS Code terminal buffers before it is opened (the agent's output itself is not bounded by this). */
+const PENDING_MAX = 1024 * 1024;
+
+/**
+ * The agent's `terminal/*` requests for one agent: the commands run in TerminalManager (its own
+ * process group each), confined to the workspace, and each also shows as a VS Code terminal
+ * ("Agent: <command>") that streams the whole output. That terminal is created but not shown:
+ * the card in the panel is where the user sees the command; the terminal list has the full
+ * output for anyone who wants it. Closing that terminal kills the command.
+ */
+export class TerminalPort implements TerminalPortContract {
+  private readonly manager: TerminalManager;
+  private readonly views = new Map<string, AgentTerminalView>();
+  private readonly finished: AgentTerminalView[] = [];
+
+  constructor(private readonly options: TerminalPortOptions) {
+    this.manager = new TerminalManager({ baseEnv: () => this.environment(), defaultCwd: options.workspaceFolder, ...options.manager });
+    this.manager.onUpdate((id, state) => options.onUpdate(id, state));
+    this.manager.onData((id, event) => {
+      const view = this.views.get(id);
+      if (!view) return;
+      if ('data' in event) view.write(event.data);
+      else {
+        view.exited(event.exit);
+        this.views.delete(id);
+        this.retire(view);
+      }
+    });
+  }
+
+  async create(request: CreateTerminalRequest): Promise<CreateTerminalResponse> {
+    const cwd = await this.confinedCwd(request.cwd);
+    const spec: CreateTerminalOptions = { command: request.command, args: request.args, env: request.env, cwd, outputByteLimit: request.outputByteLimit };
+    const terminalId = await this.manager.create(spec);
+    const view = new AgentTerminalView(displayName(request), () => {
+      if (this.manager.has(terminalId)) this.manager.kill(terminalId);
+    });
+    this.views.set(terminalId, view);
+    return { terminalId };
+  }
+
+  async output(request: TerminalOutputRequest): Promise<TerminalOutputResponse> {
+    return this.manager.output(request.terminalId);
+  }
+
+  waitForExit(request: WaitForTerminalExitRequest): Promise<TerminalExitStatus> {
+    return this.manager.waitForExit(request.terminalId);
+  }
+
+  async kill(request: KillTerminalRequest): Promise<void> {
+    this.manager.kill(request.terminalId);
+  }
+
+  /** The VS Code terminal stays open with the output (ACP: embedded terminals keep showing it). */
+  async release(request: ReleaseTerminalRequest): Promise<void> {
+    this.manager.release(request.terminalId);
+  }
+
+  /** Kills every command (the agent stopped or its session ended); the port serves a restarted agent. */
+  dispose(): void {
+    this.manager.dispose();
+  }
+
+  /** For the integration tests: the process id of a terminal. */
+  pid(terminalId: string): number | undefined {
+    return this.manager.pid(terminalId);
+  }
+
+  private async environment(): Promise<Env> {
+    const env = { ...(await this.options.baseEnv()) };
+    // The extension host runs as Node inside Electron: commands must not inherit that.
+    delete env.ELECTRON_RUN_AS_NODE;
+    return env;
+  }
+
+  /** Absent or null: the session cwd. Otherwise an existing directory inside the workspace, or -32602. */
+  private async confinedCwd(requested: string | null | undefined): Promise<string> {
+    if (requested === undefined || requested === null || requested === '') return this.options.workspaceFolder;
+    const resolved = (await resolveWorkspacePath(requested, this.options.log)).fsPath;
+    const info = await stat(resolved).catch(() => undefined);
+    if (!info?.isDirectory()) throw new RpcError(ErrorCodes.InvalidParams, `Refused cwd ${JSON.stringify(requested)}: it is not a directory`);
+    return resolved;
+  }
+
+  /** Finished terminals stay visible, but only the last few: an agent may run hundreds of commands. */
+  private retire(view: AgentTerminalView): void {
+    this.finished.push(view);
+    while (this.finished.length > KEEP_FINISHED) this.finished.shift()!.dispose();
+  }
+}
+
+/** `Agent: node -e …`: a program's directory says little and would hide the arguments. */
+function displayName(request: CreateTerminalRequest): string {
+  const args = request.args ?? [];
+  const program = args.length > 0 && path.isAbsolute(request.command) ? path.basename(request.command) : request.command;
+  const line = [program, ...args].join(' ').replace(/\s+/g, ' ').trim();
+  return `Agent: ${line.length > NAME_MAX ? `${line.slice(0, NAME_MAX - 1)}…` : line}`;
+}
+
+/** How an exit reads at the end of the VS Code terminal. */
+export function describeTerminalExit(exit: TerminalExit): string {
+  if (exit.signal) return `killed (${exit.signal})`;
+  return `exit ${exit.exitCode ?? '?'}`;
+}
+
+/**
+ * A VS Code terminal showing one agent command: a Pseudoterminal fed with the output (VS Code
+ * drops what is written before `open`, so that is buffered), the exit status last.
+ */
+class AgentTerminalView {
+  private readonly writeEmitter = new vscode.EventEmitter<string>();
+  private readonly terminal: vscode.Terminal;
+  private pending: string[] | undefined = [];
+  private pendingLength = 0;
+  private done = false;
+  /** While the command runs: the user closing the terminal kills it. */
+  private closeWatch: vscode.Disposable | undefined;
+
+  constructor(name: string, onUserClose: () => void) {
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: this.writeEmitter.event,
+      open: () => {
+        const pending = this.pending ?? [];
+        this.pending = undefined;
+        for (const text of pending) this.writeEmitter.fire(text);
+      },
+      close: () => this.closed(onUserClose),
+    };
+    this.terminal = vscode.window.createTerminal({ name, pty, iconPath: new vscode.ThemeIcon('hubot'), isTransient: true });
+    // VS Code calls `close` only on a terminal it has opened (shown); this covers the others.
+    this.closeWatch = vscode.window.onDidCloseTerminal((t) => t === this.terminal && this.closed(onUserClose));
+  }
+
+  private closed(onUserClose: () => void): void {
+    if (!this.done) onUserClose();
+    this.stopWatching();
+  }
+
+  private stopWatching(): void {
+    this.closeWatch?.dispose();
+    this.closeWatch = undefined;
+  }
+
+  write(text: string): void {
+    this.emit(text.replace(/\r?\n/g, '\r\n'));
+  }
+
+  exited(exit: TerminalExit): void {
+    this.done = true;
+    this.stopWatching();
+    this.emit(`\r\n\x1b[2m[${describeTerminalExit(exit)}]\x1b[0m\r\n`);
+  }
+
+  dispose(): void {
+    this.done = true;
+    this.stopWatching();
+    this.terminal.dispose();
+    this.writeEmitter.dispose();
+  }
+
+  private emit(text: string): void {
+    if (!this.pending) return this.writeEmitter.fire(text);
+    this.pending.push(text);
+    this.pendingLength += text.length;
+    while (this.pendingLength > PENDING_MAX && this.pending.length > 1) this.pendingLength -= this.pending.shift()!.length;
+  }
+}
