@@ -5,6 +5,10 @@ import { currentEnv, resolveLoginShellEnv } from '../agent/environment';
 import type { Env } from '../agent/environment';
 import type { LaunchSpec } from '../agent/process';
 import type { AgentDefinition, ControllerSettings } from './agentController';
+import type { McpServer } from '../protocol';
+import { buildMcpServers, parseMcpServerSettings } from './mcpServers';
+import { agentPresets, commandLine, notFoundHint } from './presets';
+import type { AgentPreset } from './presets';
 
 export const DEMO_AGENT_NAME = 'Demo agent';
 
@@ -36,10 +40,16 @@ function workspaceFolder(): string {
   return folder.uri.fsPath;
 }
 
+/** An agent the user can pick, with its command line for the picker. */
+export interface AgentChoice extends AgentDefinition {
+  commandLine: string;
+}
+
 /** The built-in demo agent runs on the extension host's own Node (Electron acts as Node with ELECTRON_RUN_AS_NODE). */
-function demoAgent(extensionPath: string): AgentDefinition {
+function demoAgent(extensionPath: string): AgentChoice {
   return {
     name: DEMO_AGENT_NAME,
+    commandLine: 'built-in demo (no model, no network)',
     launch: async () => ({
       command: process.execPath,
       args: [path.join(extensionPath, 'dist', 'demo-agent.js')],
@@ -49,9 +59,11 @@ function demoAgent(extensionPath: string): AgentDefinition {
   };
 }
 
-function configuredAgent(setting: AgentSetting): AgentDefinition {
+function configuredAgent(setting: AgentSetting): AgentChoice {
   return {
     name: setting.name,
+    commandLine: commandLine(setting.command, setting.args),
+    notFoundHint: notFoundHint(undefined),
     launch: async (): Promise<LaunchSpec> => ({
       command: setting.command,
       args: setting.args,
@@ -61,15 +73,45 @@ function configuredAgent(setting: AgentSetting): AgentDefinition {
   };
 }
 
-/** The agents from settings (invalid entries are reported, not fatal), plus the demo agent. */
-export function listAgents(extensionPath: string, report: (message: string) => void): AgentDefinition[] {
-  const agents = [demoAgent(extensionPath)];
+function presetAgent(preset: AgentPreset): AgentChoice {
+  return {
+    ...configuredAgent({ name: preset.name, command: preset.command, args: preset.args, env: {} }),
+    fallbackArgs: preset.fallbackArgs,
+    notFoundHint: notFoundHint(preset.install),
+  };
+}
+
+/**
+ * The demo agent, the presets, then the agents from settings (invalid entries are reported, not
+ * fatal). A setting with a preset's name replaces that preset in place.
+ */
+export function listAgents(extensionPath: string, report: (message: string) => void): AgentChoice[] {
+  const agents = [demoAgent(extensionPath), ...agentPresets().map(presetAgent)];
+  const presetNames = new Set(agentPresets().map((p) => p.name));
+  const fromSettings = new Set<string>();
   for (const raw of section().get<unknown[]>('agents') ?? []) {
     const parsed = AgentSettingSchema.safeParse(raw);
-    if (parsed.success) agents.push(configuredAgent(parsed.data));
-    else report(`Ignored an invalid entry in acpHost.agents: ${parsed.error.issues[0]?.message ?? 'invalid'} (${JSON.stringify(raw)})`);
+    if (!parsed.success) {
+      report(`Ignored an invalid entry in acpHost.agents: ${parsed.error.issues[0]?.message ?? 'invalid'} (name: ${JSON.stringify((raw as { name?: unknown } | null)?.name ?? null)})`);
+      continue;
+    }
+    const agent = configuredAgent(parsed.data);
+    if (agent.name === DEMO_AGENT_NAME || fromSettings.has(agent.name)) {
+      report(`Ignored a second agent named "${agent.name}" in acpHost.agents.`);
+      continue;
+    }
+    fromSettings.add(agent.name);
+    if (presetNames.has(agent.name)) agents[agents.findIndex((a) => a.name === agent.name)] = agent;
+    else agents.push(agent);
   }
   return agents;
+}
+
+/** acpHost.mcpServers as sent in session/new (invalid entries are reported by name, never with their values). */
+export async function mcpServers(report: (message: string) => void): Promise<McpServer[]> {
+  const settings = parseMcpServerSettings(section().get<unknown>('mcpServers'), report);
+  if (settings.length === 0) return [];
+  return buildMcpServers(settings, await baseEnv(), report);
 }
 
 export function defaultAgentName(): string {

@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import type { ConnectionLog, TraceDirection } from '../agent/connection';
+import { TraceStore } from './trace';
+import { TraceView } from './traceView';
 
-/** One log channel for the extension, and a bounded protocol trace a user can attach to a bug report. */
+/** One log channel for the extension, and the protocol trace a user can attach to a bug report. */
 export class Logs implements vscode.Disposable {
   readonly channel = vscode.window.createOutputChannel('ACP Host', { log: true });
-  private readonly trace: string[] = [];
-
-  constructor(private readonly maxTraceLines = 5000) {}
+  /** Every message both ways, per agent: bounded, secrets redacted (see trace.ts). */
+  readonly trace = new TraceStore();
+  private readonly traceView = new TraceView(this.trace);
 
   get connectionLog(): ConnectionLog {
     return {
@@ -16,23 +18,39 @@ export class Logs implements vscode.Disposable {
     };
   }
 
+  /** Records one message of `agent`'s protocol trace (redacted and clipped on the way in). */
   addTrace(agent: string, direction: TraceDirection, message: unknown): void {
-    const text = JSON.stringify(message);
-    const clipped = text.length > 4000 ? `${text.slice(0, 4000)}… (${text.length} chars)` : text;
-    this.trace.push(`${new Date().toISOString()} ${agent} ${direction === 'send' ? '→' : '←'} ${clipped}`);
-    if (this.trace.length > this.maxTraceLines) this.trace.splice(0, this.trace.length - this.maxTraceLines);
+    // Each start re-reads the agent's configured env: its values are masked wherever they appear.
+    if (direction === 'send' && (message as { method?: unknown } | null)?.method === 'initialize') this.trace.addSecrets(agent, configuredEnvValues(agent));
+    this.trace.add(agent, direction, message);
   }
 
-  traceText(): string {
-    return this.trace.join('\n');
+  traceText(agent: string): string {
+    return this.trace.text(agent);
   }
 
-  async showTrace(): Promise<void> {
-    const doc = await vscode.workspace.openTextDocument({ content: this.traceText(), language: 'log' });
-    await vscode.window.showTextDocument(doc, { preview: true });
+  showTrace(agent: string): Promise<vscode.TextDocument> {
+    return this.traceView.show(agent);
+  }
+
+  copyTrace(agent: string): Promise<string> {
+    return this.traceView.copy(agent);
   }
 
   dispose(): void {
+    this.traceView.dispose();
     this.channel.dispose();
   }
+}
+
+/** The values of the `env` an agent is configured with in acpHost.agents (API keys, typically). */
+function configuredEnvValues(agent: string): string[] {
+  const agents = vscode.workspace.getConfiguration('acpHost').get<unknown[]>('agents') ?? [];
+  const values: string[] = [];
+  for (const entry of agents) {
+    const { name, env } = (entry ?? {}) as { name?: unknown; env?: unknown };
+    if (name !== agent || typeof env !== 'object' || env === null) continue;
+    for (const value of Object.values(env)) if (typeof value === 'string') values.push(value);
+  }
+  return values;
 }

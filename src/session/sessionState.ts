@@ -8,7 +8,7 @@ import type {
   SessionUpdate,
   UsageUpdate,
 } from '../protocol';
-import type { ConfigOptionView, ModesView, QueuedPromptView, ReviewFileView, SessionView } from '../webview-protocol/session';
+import type { AttachmentView, ConfigOptionView, ModesView, QueuedPromptView, ReviewFileView, SessionView } from '../webview-protocol/session';
 
 /**
  * The session's state beside its transcript, folded from the `session/new` answer and the
@@ -25,6 +25,8 @@ export class SessionState {
   private queue: QueuedPromptView[] = [];
   private review: ReviewFileView[] = [];
   private follow = true;
+  private attachments: AttachmentView[] = [];
+  private attachmentNotice: string | null = null;
   private readonly listeners = new Set<() => void>();
 
   onChange(listener: () => void): () => void {
@@ -43,6 +45,8 @@ export class SessionState {
       queue: this.queue,
       review: this.review,
       follow: this.follow,
+      attachments: this.attachments,
+      attachmentNotice: this.attachmentNotice,
     };
   }
 
@@ -122,6 +126,13 @@ export class SessionState {
 
   setFollow(follow: boolean): void {
     this.follow = follow;
+    this.emit();
+  }
+
+  /** The prompt's attachments (the user's: a new session keeps them), and why the last one was refused. */
+  setAttachments(attachments: readonly AttachmentView[], notice: string | null = null): void {
+    this.attachments = [...attachments];
+    this.attachmentNotice = notice;
     this.emit();
   }
 

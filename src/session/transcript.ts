@@ -1,5 +1,6 @@
 import type { SessionUpdate, StopReason, ToolCall, ToolCallContent, ToolCallUpdate } from '../protocol';
-import type { EntryView, PermissionOptionView, PlanEntryView, TerminalContentView, TextEntryView, ToolContentView, ToolEntryView } from '../webview-protocol/entries';
+import type { AttachmentLabel } from '../webview-protocol/session';
+import type { ElicitationEntryView, EntryView, PermissionOptionView, PlanEntryView, TerminalContentView, TextEntryView, ToolContentView, ToolEntryView } from '../webview-protocol/entries';
 import { contentText } from './contentText';
 import { summariseDiff } from './diffSummary';
 
@@ -32,6 +33,8 @@ const NO_OUTPUT: TerminalState = { output: '', truncated: false, exitStatus: nul
 export class Transcript {
   private list: EntryView[] = [];
   private readonly toolIndex = new Map<string, number>();
+  /** Elicitation entries by their request key. */
+  private readonly elicitationIndex = new Map<string, number>();
   /** Per tool call, its diffs' full texts, at the index of the content they belong to. */
   private readonly diffSources = new Map<string, (DiffSource | undefined)[]>();
   /** What each client terminal has shown, for the cards that embed it (and for cards that embed it later). */
@@ -73,8 +76,9 @@ export class Transcript {
     }
   }
 
-  addUserPrompt(text: string): void {
-    this.push({ kind: 'user', text });
+  /** What the user sent; `attachments` are the labels of its context (files, selection, images). */
+  addUserPrompt(text: string, attachments: readonly AttachmentLabel[] = []): void {
+    this.push(attachments.length > 0 ? { kind: 'user', text, attachments: [...attachments] } : { kind: 'user', text });
   }
 
   addError(message: string): void {
@@ -102,6 +106,23 @@ export class Transcript {
     this.patchTool(toolCallId, { permission: undefined });
   }
 
+  /** An elicitation form (state pending); later changes go through `updateElicitation`. */
+  addElicitation(entry: Omit<ElicitationEntryView, 'kind' | 'state'>): void {
+    this.elicitationIndex.set(entry.requestKey, this.list.length);
+    this.push({ kind: 'elicitation', ...entry, state: 'pending' });
+  }
+
+  /** Its state (answered, cancelled) or the host's verdict on an answer (`error`; undefined clears it). */
+  updateElicitation(requestKey: string, patch: Partial<Pick<ElicitationEntryView, 'state' | 'error' | 'content'>>): void {
+    const index = this.elicitationIndex.get(requestKey);
+    const entry = index === undefined ? undefined : this.list[index];
+    if (index === undefined || entry?.kind !== 'elicitation') return;
+    const next: ElicitationEntryView = { ...entry, ...patch };
+    if (next.error === undefined) delete next.error;
+    if (next.content === undefined) delete next.content;
+    this.replace(index, next);
+  }
+
   /** The full texts of diff `contentIndex` of the tool call at entry `index`, if it is one. */
   diffSource(index: number, contentIndex: number): DiffSource | undefined {
     const entry = this.list[index];
@@ -123,6 +144,7 @@ export class Transcript {
   clear(): void {
     this.list = [];
     this.toolIndex.clear();
+    this.elicitationIndex.clear();
     this.diffSources.clear();
     this.terminals.clear();
     this.openMessageId = undefined;
@@ -135,7 +157,7 @@ export class Transcript {
     const last = this.list[index];
     const sameMessage = messageId === undefined || this.openMessageId === undefined || messageId === this.openMessageId;
     if (last?.kind === kind && sameMessage) {
-      this.list[index] = { kind, text: last.text + text };
+      this.list[index] = { ...last, kind, text: last.text + text };
       this.openMessageId ??= messageId;
       this.emit({ type: 'appended', index, text });
     } else {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { AttachmentLabelSchema } from './session';
+import { ElicitationFieldViewSchema, ElicitationStateSchema, ElicitationValueSchema } from './elicitation';
 
 /**
  * What the panel shows, in the panel's own terms (never raw ACP types): the host's transcript
@@ -57,8 +59,8 @@ export const PlanEntryViewSchema = z.object({
 export const StopReasonViewSchema = z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled']);
 
 export const EntryViewSchema = z.discriminatedUnion('kind', [
-  /** What the user sent (plain text, never rendered as markdown). */
-  z.object({ kind: z.literal('user'), text: z.string() }),
+  /** What the user sent (plain text, never rendered as markdown), with the labels of what was attached. */
+  z.object({ kind: z.literal('user'), text: z.string(), attachments: z.array(AttachmentLabelSchema).optional() }),
   /** The agent's reply (markdown), coalesced from its chunks. */
   z.object({ kind: z.literal('agent'), text: z.string() }),
   /** The agent's reasoning (markdown), collapsed by default. */
@@ -78,6 +80,24 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('plan'), entries: z.array(PlanEntryViewSchema) }),
   z.object({ kind: z.literal('turnEnd'), stopReason: StopReasonViewSchema }),
   z.object({ kind: z.literal('error'), message: z.string() }),
+  /**
+   * The agent asks for structured input (`elicitation/create`, form mode): a form while pending,
+   * then what was answered. `error` is the host's verdict on an answer it refused (the form stays).
+   */
+  z.object({
+    kind: z.literal('elicitation'),
+    requestKey: z.string(),
+    agentName: z.string(),
+    message: z.string(),
+    title: z.string().nullable(),
+    /** The tool call it is about, when the agent said. */
+    toolCallId: z.string().nullable(),
+    fields: z.array(ElicitationFieldViewSchema),
+    state: ElicitationStateSchema,
+    error: z.string().optional(),
+    /** What was sent with `accept`. */
+    content: z.record(z.string(), ElicitationValueSchema).optional(),
+  }),
 ]);
 
 export type EntryView = z.infer<typeof EntryViewSchema>;
@@ -89,3 +109,4 @@ export type TerminalContentView = Extract<ToolContentView, { type: 'terminal' }>
 export type PermissionOptionView = z.infer<typeof PermissionOptionViewSchema>;
 export type PlanEntryView = z.infer<typeof PlanEntryViewSchema>;
 export type StopReasonView = z.infer<typeof StopReasonViewSchema>;
+export type ElicitationEntryView = Extract<EntryView, { kind: 'elicitation' }>;

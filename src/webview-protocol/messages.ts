@@ -1,17 +1,37 @@
 import { z } from 'zod';
+import { ElicitationValueSchema } from './elicitation';
 import { EntryViewSchema } from './entries';
 import { SessionViewSchema } from './session';
+
+/** One way to sign in: `agent` (the agent does it), `env_var` (the user types a key), `terminal` (a login command). */
+export const AuthMethodViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  type: z.enum(['agent', 'env_var', 'terminal']),
+});
+export type AuthMethodView = z.infer<typeof AuthMethodViewSchema>;
 
 /** Where the agent and its session stand, for the panel's header and buttons. */
 export const StatusViewSchema = z.object({
   agentName: z.string(),
-  phase: z.enum(['idle', 'starting', 'ready', 'prompting', 'crashed']),
-  /** The crash or start failure, with exit code and stderr tail, when phase is crashed. */
+  /** `auth`: the agent answered "authentication required" (-32000); the panel offers `authMethods`. */
+  phase: z.enum(['idle', 'starting', 'ready', 'prompting', 'crashed', 'auth']),
+  /** The crash or start failure, with exit code and stderr tail, when phase is crashed (or why a sign-in failed, in auth). */
   detail: z.string().optional(),
+  /** The sign-in choices the agent listed in `initialize`, when phase is auth. Names only: never a secret. */
+  authMethods: z.array(AuthMethodViewSchema).optional(),
+  /** The agents the user can switch to, in the picker's order (names; the host adds them). */
+  agents: z.array(z.string()).optional(),
 });
 export type StatusView = z.infer<typeof StatusViewSchema>;
 
 const index = z.number().int().nonnegative();
+
+/** What the panel may attach as images, and how big (the base64 of 5 MB). */
+export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+const IMAGE_BASE64_MAX = Math.ceil(IMAGE_MAX_BYTES / 3) * 4;
 
 const HostToViewMessageSchema = z.discriminatedUnion('type', [
   /** The whole state: sent whenever the view is (re)resolved, so nothing lives only in the DOM. */
@@ -44,6 +64,13 @@ export const ViewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('unqueue'), id: z.number().int() }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('permission'), toolCallId: z.string(), optionId: z.string() }),
+  /** The answer to an elicitation form; `content` (accept only) is checked again by the host against the form. */
+  z.object({
+    type: z.literal('elicitation'),
+    requestKey: z.string(),
+    action: z.enum(['accept', 'decline', 'cancel']),
+    content: z.record(z.string(), ElicitationValueSchema).optional(),
+  }),
   z.object({ type: z.literal('setMode'), modeId: z.string() }),
   z.object({ type: z.literal('setConfigOption'), configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
   /** Open diff `contentIndex` of the tool call at entry `index` in VS Code's diff editor. */
@@ -58,5 +85,22 @@ export const ViewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('reviewUndo'), path: z.string().optional() }),
   /** Follow the agent's tool call locations in the editor, or stop. */
   z.object({ type: z.literal('setFollow'), enabled: z.boolean() }),
+  /** Switch to another agent (by name) and start it; it becomes the default agent. */
+  z.object({ type: z.literal('chooseAgent'), name: z.string().min(1).max(200) }),
+  /** Context for the next prompt: pick files and folders (the host's QuickPick), add the editor's selection, remove one. */
+  z.object({ type: z.literal('mention') }),
+  z.object({ type: z.literal('attachSelection') }),
+  z.object({ type: z.literal('detach'), id: z.string().max(100) }),
+  /** A pasted or dropped image, read by the panel (base64, at most 5 MB decoded). */
+  z.object({
+    type: z.literal('attachImage'),
+    mimeType: z.enum(IMAGE_MIME_TYPES),
+    data: z.string().min(1).max(IMAGE_BASE64_MAX).regex(/^[A-Za-z0-9+/]+={0,2}$/),
+    name: z.string().min(1).max(255),
+  }),
+  /** A pasted or dropped file the panel could not attach (the host says why, near the attachments). */
+  z.object({ type: z.literal('attachRefused'), name: z.string().max(255), reason: z.enum(['tooLarge', 'unsupportedType', 'unreadable']) }),
+  /** Sign in with one of the status's `authMethods`. */
+  z.object({ type: z.literal('authenticate'), methodId: z.string() }),
 ]);
 export type ViewToHost = z.infer<typeof ViewToHostSchema>;

@@ -53,7 +53,30 @@ export const ReviewFileViewSchema = z.object({
   removed: z.number().int().nonnegative(),
 });
 
-export const QueuedPromptViewSchema = z.object({ id: z.number().int(), text: z.string() });
+export const AttachmentKindSchema = z.enum(['file', 'folder', 'selection', 'image']);
+
+/** Context attached to the prompt being composed (a chip above the prompt box). */
+export const AttachmentViewSchema = z.object({
+  /** Host-made; `{type:'detach', id}` removes it. */
+  id: z.string(),
+  kind: AttachmentKindSchema,
+  /** File name, `folder/`, `file.ts:3-9`, or the image's name. */
+  label: z.string(),
+  /** Where it is (the folder of a file, the path of a selection), or the size of an image. */
+  detail: z.string().nullable(),
+  /** Why the current agent cannot take it (an agent switched after it was attached): sending waits until it is removed. */
+  problem: z.string().nullable(),
+});
+
+/** An attachment as a sent prompt lists it (the content went to the agent, not to the panel). */
+export const AttachmentLabelSchema = z.object({ kind: AttachmentKindSchema, label: z.string() });
+
+export const QueuedPromptViewSchema = z.object({
+  id: z.number().int(),
+  text: z.string(),
+  /** What was attached when it was queued: it goes with this prompt. */
+  attachments: z.array(AttachmentLabelSchema).optional(),
+});
 
 export const SessionViewSchema = z.object({
   title: z.string().nullable(),
@@ -68,6 +91,10 @@ export const SessionViewSchema = z.object({
   review: z.array(ReviewFileViewSchema),
   /** Whether the editor follows the agent's tool call locations. */
   follow: z.boolean(),
+  /** Context attached to the prompt being composed; sent with the next prompt. (Defaults keep older snapshots valid.) */
+  attachments: z.array(AttachmentViewSchema).default([]),
+  /** Why the last attachment was refused (e.g. an image for an agent without image support); cleared by the next change. */
+  attachmentNotice: z.string().nullable().default(null),
 });
 
 export type CommandView = z.infer<typeof CommandViewSchema>;
@@ -77,5 +104,8 @@ export type UsageView = z.infer<typeof UsageViewSchema>;
 export type QueuedPromptView = z.infer<typeof QueuedPromptViewSchema>;
 export type ReviewFileView = z.infer<typeof ReviewFileViewSchema>;
 export type SessionView = z.infer<typeof SessionViewSchema>;
+export type AttachmentKind = z.infer<typeof AttachmentKindSchema>;
+export type AttachmentView = z.infer<typeof AttachmentViewSchema>;
+export type AttachmentLabel = z.infer<typeof AttachmentLabelSchema>;
 
-export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], follow: true };
+export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], follow: true, attachments: [], attachmentNotice: null };

@@ -8,6 +8,7 @@ const PHASE_WORDS: Record<StatusView['phase'], string> = {
   ready: 'ready',
   prompting: 'working…',
   crashed: 'stopped',
+  auth: 'sign-in required',
 };
 
 /** header.bar and pre#detail: who runs, in which phase, the session title and its token usage. */
@@ -15,7 +16,7 @@ export function renderStatus(ui: Layout, status: StatusView): void {
   ui.app.dataset.phase = status.phase;
   ui.status.textContent = `${status.agentName}: ${PHASE_WORDS[status.phase]}`;
   ui.start.hidden = status.phase !== 'idle';
-  ui.restart.hidden = status.phase !== 'crashed' && status.phase !== 'ready';
+  ui.restart.hidden = status.phase !== 'crashed' && status.phase !== 'ready' && status.phase !== 'auth';
   ui.detail.hidden = !status.detail;
   ui.detail.textContent = status.detail ?? '';
 }

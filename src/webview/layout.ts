@@ -3,6 +3,8 @@ import { button, h, iconButton } from './dom';
 /** The panel's fixed skeleton; its ids are part of the DOM contract. */
 export interface Layout {
   app: HTMLElement;
+  /** select#agent: which agent the panel runs (hidden until the host lists agents). */
+  agent: HTMLSelectElement;
   status: HTMLElement;
   title: HTMLElement;
   usage: HTMLElement;
@@ -10,9 +12,17 @@ export interface Layout {
   follow: HTMLButtonElement;
   restart: HTMLButtonElement;
   detail: HTMLPreElement;
+  /** section#auth: the sign-in choices, in the auth phase. */
+  auth: HTMLElement;
   transcript: HTMLElement;
   review: HTMLElement;
   queue: HTMLUListElement;
+  /** ul#attachments: the prompt's context as chips, and p#attachment-notice: why one was refused. */
+  attachments: HTMLUListElement;
+  attachmentNotice: HTMLElement;
+  /** button#mention (@: attach files and folders), button#attach-selection (the editor's selection). */
+  mention: HTMLButtonElement;
+  attachSelection: HTMLButtonElement;
   pickers: HTMLElement;
   prompt: HTMLTextAreaElement;
   commands: HTMLUListElement;
@@ -31,6 +41,7 @@ export function buildLayout(app: HTMLElement): Layout {
   status.setAttribute('role', 'status');
   const ui: Layout = {
     app,
+    agent: withId(h('select'), 'agent', true),
     status,
     title: withId(h('span'), 'title', true),
     usage: withId(h('span'), 'usage', true),
@@ -38,9 +49,14 @@ export function buildLayout(app: HTMLElement): Layout {
     follow: withId(iconButton('', 'Follow the agent in the editor', 'eye'), 'follow'),
     restart: withId(button('secondary', 'Restart', 'debug-restart'), 'restart', true),
     detail: withId(h('pre'), 'detail', true),
+    auth: withId(h('section'), 'auth', true),
     transcript: withId(h('main'), 'transcript'),
     review: h('section', 'review'),
     queue: withId(h('ul'), 'queue', true),
+    attachments: withId(h('ul'), 'attachments', true),
+    attachmentNotice: withId(h('p'), 'attachment-notice', true),
+    mention: withId(iconButton('', 'Attach files or folders (@)', 'mention'), 'mention'),
+    attachSelection: withId(iconButton('', 'Attach the editor’s selection', 'selection'), 'attach-selection'),
     pickers: withId(h('div'), 'pickers', true),
     prompt: withId(h('textarea'), 'prompt'),
     commands: withId(h('ul'), 'commands', true),
@@ -48,11 +64,14 @@ export function buildLayout(app: HTMLElement): Layout {
     stop: withId(iconButton('', 'Stop', 'debug-stop'), 'stop', true),
   };
 
+  ui.agent.setAttribute('aria-label', 'Agent');
   ui.transcript.setAttribute('aria-live', 'polite');
   ui.queue.setAttribute('aria-label', 'Queued prompts');
+  ui.attachments.setAttribute('aria-label', 'Attached to the prompt');
+  ui.attachmentNotice.setAttribute('role', 'alert');
   ui.prompt.setAttribute('aria-label', 'Prompt');
   ui.prompt.rows = 1;
-  ui.prompt.placeholder = 'Ask the agent (/ for commands, Shift+Enter for a new line)';
+  ui.prompt.placeholder = 'Ask the agent (/ for commands, @ for files, Shift+Enter for a new line)';
   // Text box + listbox popup: the textbox keeps focus and points at the selected option.
   ui.prompt.setAttribute('aria-autocomplete', 'list');
   ui.prompt.setAttribute('aria-controls', 'commands');
@@ -63,15 +82,15 @@ export function buildLayout(app: HTMLElement): Layout {
   ui.stop.title = 'Stop the turn';
 
   const header = h('header', 'bar');
-  header.append(ui.status, ui.title, ui.usage, ui.follow, ui.start, ui.restart);
+  header.append(ui.agent, ui.status, ui.title, ui.usage, ui.follow, ui.start, ui.restart);
 
   const input = h('div', 'input');
   const toolbar = h('div', 'toolbar');
-  toolbar.append(ui.pickers, ui.send, ui.stop);
+  toolbar.append(ui.pickers, ui.mention, ui.attachSelection, ui.send, ui.stop);
   input.append(ui.prompt, ui.commands, toolbar);
   const composer = h('footer', 'composer');
-  composer.append(ui.queue, input);
+  composer.append(ui.queue, ui.attachments, ui.attachmentNotice, input);
 
-  app.replaceChildren(header, ui.detail, ui.transcript, ui.review, composer);
+  app.replaceChildren(header, ui.auth, ui.detail, ui.transcript, ui.review, composer);
   return ui;
 }

@@ -1,4 +1,7 @@
 import './jitless'; // first: it must run before any zod schema is built
+import { AgentPicker } from './agentPicker';
+import { Attachments } from './attachments';
+import { AuthPanel } from './auth';
 import { Composer } from './composer';
 import { renderSessionHeader, renderStatus } from './header';
 import { buildLayout } from './layout';
@@ -25,7 +28,10 @@ const transcript = new Transcript(ui.transcript, presentation, (index) => {
 const composer = new Composer(ui, presentation);
 const pickers = new Pickers(ui.pickers);
 const queue = new Queue(ui.queue);
+const attachments = new Attachments(ui.attachments, ui.attachmentNotice);
+const agentPicker = new AgentPicker(ui.agent);
 const review = new Review(ui.review);
+const authPanel = new AuthPanel(ui.auth);
 ui.start.addEventListener('click', () => post({ type: 'start' }));
 ui.restart.addEventListener('click', () => post({ type: 'restart' }));
 ui.follow.addEventListener('click', () => post({ type: 'setFollow', enabled: !mirror.session.follow }));
@@ -44,6 +50,8 @@ function flush(): void {
   } else if (changes.entries.size > 0) transcript.update(changes.entries, mirror.entries);
   if (changes.status && mirror.status) {
     renderStatus(ui, mirror.status);
+    authPanel.render(mirror.status);
+    agentPicker.render(mirror.status);
     composer.renderStatus(mirror.status);
   }
   if (changes.session) {
@@ -53,6 +61,8 @@ function flush(): void {
     review.render(session.review);
     pickers.render(session);
     composer.setCommands(session.commands);
+    attachments.render(session.attachments, session.attachmentNotice);
+    composer.setAttachments(session.attachments);
   }
 }
 

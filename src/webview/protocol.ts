@@ -1,9 +1,10 @@
 // The webview's only window on our code: the shared host↔view protocol (a unit test checks that
 // nothing else of ours is imported from here).
-export { HostToViewSchema } from '../webview-protocol/messages';
+export { HostToViewSchema, IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '../webview-protocol/messages';
 export type { HostToView, StatusView, ViewToHost } from '../webview-protocol/messages';
 export type {
   DiffView,
+  ElicitationEntryView,
   EntryView,
   PermissionOptionView,
   PlanEntryView,
@@ -12,4 +13,7 @@ export type {
   ToolEntryView,
 } from '../webview-protocol/entries';
 export { EMPTY_SESSION } from '../webview-protocol/session';
+export { fieldProblem } from '../webview-protocol/elicitation';
+export type { ElicitationFieldView, ElicitationValue } from '../webview-protocol/elicitation';
+export type { AttachmentLabel, AttachmentView } from '../webview-protocol/session';
 export type { CommandView, ConfigOptionView, ModesView, QueuedPromptView, ReviewFileView, SessionView, UsageView } from '../webview-protocol/session';

@@ -1,4 +1,4 @@
-import { h, iconButton } from './dom';
+import { h, icon, iconButton } from './dom';
 import type { QueuedPromptView } from './protocol';
 import { post } from './vscode';
 
@@ -25,11 +25,19 @@ export class Queue {
   }
 }
 
-function item({ id, text }: QueuedPromptView): HTMLLIElement {
+function item({ id, text, attachments }: QueuedPromptView): HTMLLIElement {
   const li = h('li');
   li.dataset.queueId = String(id);
   const label = h('span', 'queue-text', text);
   label.title = text;
-  li.append(label, iconButton('unqueue', 'Remove from queue', 'close'));
+  li.append(label);
+  if (attachments?.length) {
+    // Its own context goes with it: the count, and the names on hover.
+    const count = h('span', 'queue-attachments');
+    count.append(icon('attach'), String(attachments.length));
+    count.title = `Attached: ${attachments.map((a) => a.label).join(', ')}`;
+    li.append(count);
+  }
+  li.append(iconButton('unqueue', 'Remove from queue', 'close'));
   return li;
 }

@@ -1,5 +1,6 @@
 import { isSafeHref } from './markdown';
 import type { EntryView } from './protocol';
+import { elicitationDecision, elicitationInput, submitElicitation } from './render/elicitation';
 import { movePermissionFocus } from './render/permission';
 import { renderEntry } from './render/entries';
 import type { Presentation } from './presentation';
@@ -33,6 +34,15 @@ export class Transcript {
       if ((event.target as Element).closest('a')) event.preventDefault();
     });
     root.addEventListener('keydown', movePermissionFocus);
+    // Elicitation forms: submit (Enter or the button) is checked here first, typing is remembered.
+    root.addEventListener('submit', (event) => {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || !form.matches('form.elicitation-form')) return;
+      event.preventDefault();
+      const answer = submitElicitation(form);
+      if (answer) post(answer);
+    });
+    for (const type of ['input', 'change']) root.addEventListener(type, (event) => elicitationInput(event.target as Element));
     // `toggle` does not bubble: capture it to remember which thoughts the user opened.
     root.addEventListener('toggle', (event) => this.onToggle(event), true);
     // The panel or the composer changed size: stay at the bottom if we were there.
@@ -129,6 +139,13 @@ export class Transcript {
     const target = event.target as Element;
     const index = entryIndex(target);
     if (index === undefined) return;
+
+    const decision = target.closest<HTMLButtonElement>('form.elicitation-form button[data-elicitation-action]');
+    if (decision) {
+      const answer = elicitationDecision(decision);
+      if (answer) post(answer);
+      return;
+    }
 
     const option = target.closest<HTMLButtonElement>('.permission button.option');
     if (option) {

@@ -32,6 +32,22 @@ describe('manifest', () => {
     assert.deepEqual(manifest.extensionKind, ['workspace']);
   });
 
+  test('remote: runs as a workspace extension, next to the files and the agent CLIs (Remote-SSH, WSL, containers)', () => {
+    // Agents are spawned where the workspace lives; a UI-side extension would look for them on the wrong machine.
+    assert.deepEqual(manifest.extensionKind, ['workspace']);
+    assert.ok(!manifest.extensionKind.includes('ui'));
+  });
+
+  test('mcpServers: an array of named stdio / http / sse servers, env and headers as string maps', () => {
+    const setting = manifest.contributes.configuration.properties['acpHost.mcpServers'];
+    assert.equal(setting.type, 'array');
+    assert.deepEqual(setting.default, []);
+    assert.deepEqual(setting.items.required, ['name']);
+    assert.deepEqual(setting.items.properties.type.enum, ['stdio', 'http', 'sse']);
+    assert.deepEqual(Object.keys(setting.items.properties).sort(), ['args', 'command', 'env', 'headers', 'name', 'type', 'url']);
+    for (const key of ['env', 'headers']) assert.deepEqual(setting.items.properties[key].additionalProperties, { type: 'string' });
+  });
+
   test('activates only on use: never "*" (views and commands activate it implicitly)', () => {
     for (const event of manifest.activationEvents ?? []) assert.notEqual(event, '*');
     assert.ok(!(manifest.activationEvents ?? []).some((e: string) => e === 'onStartupFinished'));
@@ -48,7 +64,7 @@ describe('manifest', () => {
     const commands = manifest.contributes.commands as { command: string; category: string }[];
     assert.deepEqual(
       commands.map((c) => c.command).sort(),
-      ['acpHost.cancelTurn', 'acpHost.newSession', 'acpHost.restartAgent', 'acpHost.showLog', 'acpHost.showTrace', 'acpHost.startAgent'],
+      ['acpHost.addSelection', 'acpHost.cancelTurn', 'acpHost.chooseAgent', 'acpHost.copyTrace', 'acpHost.forgetSecrets', 'acpHost.newSession', 'acpHost.restartAgent', 'acpHost.showLog', 'acpHost.showTrace', 'acpHost.startAgent'],
     );
     for (const c of commands) assert.equal(c.category, 'ACP');
   });

@@ -153,7 +153,21 @@ test('invalid items of lists are dropped: plan entries, commands, config options
       { id: 'no-name' },
     ],
   });
-  assert.deepEqual(init.authMethods?.map((m) => m.id), ['login', 'cli']);
+  // `env_var` is a client-side extension (not in the v1 schema) and is kept; a method without a name is dropped.
+  assert.deepEqual(init.authMethods?.map((m) => m.id), ['login', 'key', 'cli']);
+  assert.deepEqual(init.authMethods?.[1], { type: 'env_var', id: 'key', name: 'API key', vars: [{ name: 'API_KEY' }] });
+  const other = InitializeResponseSchema.parse({
+    protocolVersion: 1,
+    authMethods: [
+      { type: 'env_var', id: 'multi', name: 'Azure', vars: [{ name: 'AZURE_KEY', label: 'Key' }, { name: 'bad name' }, { name: 'AZURE_URL', optional: true }] },
+      { type: 'env_var', id: 'none', name: 'No variable' },
+      { type: 'env_var', id: 'evil', name: 'Evil', varName: 'A=B' },
+      { type: 'oauth', id: 'browser', name: 'Browser' },
+    ],
+  });
+  assert.deepEqual(other.authMethods, [
+    { type: 'env_var', id: 'multi', name: 'Azure', vars: [{ name: 'AZURE_KEY', label: 'Key' }, { name: 'AZURE_URL', optional: true }] },
+  ]);
 });
 
 test('invalid capabilities read as unsupported instead of failing initialize', () => {

@@ -409,3 +409,40 @@ test('config options: grouped select with optgroups posts setConfigOption; a boo
     assert.equal(await page.locator('#pickers [data-config-id="effort"]').count(), 0, 'a dropped option goes');
   });
 });
+
+test('auth phase: "Sign in to <agent>" with one button per method, each posting authenticate; agent strings stay text', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    const methods = [
+      { id: 'login', name: 'Log in', description: 'Opens a browser', type: 'agent' },
+      { id: 'key', name: '<img src=x onerror=alert(1)>API key', description: '<b>bold</b><script>alert(2)</script>', type: 'env_var' },
+      { id: 'cli"] button', name: 'Terminal', description: null, type: 'terminal' },
+    ];
+    await h.render(page, h.snapshot([], { status: h.status('auth', { agentName: '<i>Evil</i> agent', authMethods: methods }) }));
+    assert.equal(await page.locator('#auth').isVisible(), true);
+    assert.equal(await page.locator('#auth h2').textContent(), 'Sign in to <i>Evil</i> agent');
+    assert.match(await page.locator('#status').textContent(), /sign-in required/);
+    assert.equal(await page.locator('#restart').isVisible(), true, 'Restart stays available');
+    const buttons = page.locator('#auth button.auth-method');
+    assert.deepEqual(await buttons.evaluateAll((bs) => bs.map((b) => [b.dataset.methodId, b.textContent, b.dataset.methodType])), [
+      ['login', 'Log in', 'agent'],
+      ['key', '<img src=x onerror=alert(1)>API key', 'env_var'],
+      ['cli"] button', 'Terminal', 'terminal'],
+    ]);
+    assert.equal(await page.locator('#auth img, #auth b, #auth script, #auth i').count(), 0, 'no markup from agent strings');
+    assert.match(await page.locator('#auth').textContent(), /<b>bold<\/b>/);
+    await page.locator('#auth button.auth-method[data-method-id="key"]').click();
+    await buttons.nth(2).click();
+    await buttons.nth(0).click();
+    assert.deepEqual(await intents(page), [
+      { type: 'authenticate', methodId: 'key' },
+      { type: 'authenticate', methodId: 'cli"] button' },
+      { type: 'authenticate', methodId: 'login' },
+    ]);
+    // Leaving the phase (signing in, then ready) takes the choices away.
+    await h.render(page, { type: 'status', status: h.status('starting', { authMethods: methods }) });
+    assert.equal(await page.locator('#auth').isVisible(), false);
+    await h.render(page, { type: 'status', status: h.status('ready') });
+    assert.equal(await page.locator('#auth button').count(), 0);
+    await h.assertClean(page, assert);
+  });
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emptyObject, meta } from './common';
-import { emptyOnNull, lenientNullable } from './lenient';
+import { emptyOnNull, lenientArray, lenientNullable, lenientOptional } from './lenient';
 
 /** The agent authenticates by itself when the client calls `authenticate`. A missing `type` means this. */
 export const AuthMethodAgentSchema = z.object({
@@ -27,12 +27,46 @@ export const AuthMethodTerminalSchema = z.object({
 });
 export type AuthMethodTerminal = z.infer<typeof AuthMethodTerminalSchema>;
 
+/** A POSIX-style environment variable name: nothing an agent could use to smuggle `=` or NUL into an env. */
+const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/);
+
+/**
+ * CLIENT-SIDE EXTENSION, not in the ACP v1 schema (`schema.v1.json` has only `agent` and
+ * `terminal`): the agent reads a credential from an environment variable. The client asks the
+ * user for it once, keeps it in its secret store and restarts the agent with it set. Accepted in
+ * two shapes seen in ACP's auth-methods RFD: a single `varName`, or `vars: [{name, label?,
+ * optional?}]` (several variables). Both are normalized to `vars`; invalid entries are dropped,
+ * and a method left with no variable fails (and is dropped from `authMethods`).
+ */
+export const AuthMethodEnvVarSchema = z
+  .object({
+    type: z.literal('env_var'),
+    id: z.string(),
+    name: z.string(),
+    description: lenientNullable(z.string()),
+    varName: lenientOptional(envVarName),
+    vars: lenientOptional(
+      lenientArray(
+        z.object({ name: envVarName, label: lenientNullable(z.string()), optional: lenientOptional(z.boolean()) }),
+      ),
+    ),
+    /** Where to get the credential (shown in the prompt, never opened by itself). */
+    link: lenientNullable(z.string()),
+    ...meta,
+  })
+  .transform(({ varName, vars, ...rest }) => ({
+    ...rest,
+    vars: [...(varName !== undefined ? [{ name: varName }] : []), ...(vars ?? []).filter((v) => v.name !== varName)],
+  }))
+  .refine((m) => m.vars.length > 0, { message: 'an env_var auth method needs varName or vars' });
+export type AuthMethodEnvVar = z.infer<typeof AuthMethodEnvVarSchema>;
+
 /**
  * The JSON schema reads any non-`terminal` object as an agent method, but a `type` this client
  * does not know is some other flow (calling `authenticate` for it would be wrong), so it fails
- * here and `InitializeResponse.authMethods` drops it.
+ * here and `InitializeResponse.authMethods` drops it. `env_var` is the one extension read here.
  */
-export const AuthMethodSchema = z.union([AuthMethodTerminalSchema, AuthMethodAgentSchema]);
+export const AuthMethodSchema = z.union([AuthMethodTerminalSchema, AuthMethodEnvVarSchema, AuthMethodAgentSchema]);
 export type AuthMethod = z.infer<typeof AuthMethodSchema>;
 
 /** Only for `agent` methods. */

@@ -1,7 +1,9 @@
+import { attachmentList } from '../attachments';
 import { h, icon } from '../dom';
 import { renderMarkdown } from '../markdown';
 import type { EntryView, StopReasonView } from '../protocol';
 import type { RenderContext } from './context';
+import { renderElicitation } from './elicitation';
 import { renderPlan } from './plan';
 import { renderTool } from './tool';
 
@@ -20,6 +22,7 @@ export function renderEntry(entry: EntryView | undefined, index: number, context
   switch (entry.kind) {
     case 'user':
       el.append(h('div', 'text', entry.text)); // what the user typed, never markdown
+      if (entry.attachments?.length) el.append(attachmentList(entry.attachments));
       break;
     case 'agent':
       el.append(markdownBlock(entry.text));
@@ -40,6 +43,9 @@ export function renderEntry(entry: EntryView | undefined, index: number, context
     case 'error':
       el.setAttribute('role', 'alert');
       el.append(icon('error'), h('div', 'text', entry.message));
+      break;
+    case 'elicitation':
+      renderElicitation(el, entry);
       break;
   }
   return el;

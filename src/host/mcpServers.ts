@@ -1,0 +1,134 @@
+// The `acpHost.mcpServers` setting: validated entries, turned into the exact ACP shapes sent in
+// `session/new`, and filtered by what the agent said it can connect to. No `vscode` import.
+// Env and header values may be secrets: nothing here puts them in a message.
+import { accessSync, constants, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import type { Env } from '../agent/environment';
+import type { McpCapabilities, McpServer } from '../protocol';
+
+const name = z.string().trim().min(1);
+const pairs = z.record(z.string(), z.string()).default({});
+
+const StdioSetting = z
+  .object({ name, type: z.literal('stdio').optional(), command: z.string().min(1), args: z.array(z.string()).default([]), env: pairs })
+  .strict();
+const HttpSetting = z.object({ name, type: z.literal('http'), url: z.url(), headers: pairs }).strict();
+const SseSetting = z.object({ name, type: z.literal('sse'), url: z.url(), headers: pairs }).strict();
+
+export type McpServerSetting = z.infer<typeof StdioSetting> | z.infer<typeof HttpSetting> | z.infer<typeof SseSetting>;
+
+function schemaFor(raw: unknown) {
+  const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
+  return type === 'http' ? HttpSetting : type === 'sse' ? SseSetting : StdioSetting;
+}
+
+/** Never the entry itself in the report: its env or headers may hold a token. */
+function describeEntry(raw: unknown, index: number): string {
+  const entryName = typeof raw === 'object' && raw !== null ? (raw as { name?: unknown }).name : undefined;
+  return typeof entryName === 'string' && entryName ? `"${entryName}"` : `#${index + 1}`;
+}
+
+/** The valid entries; each invalid one is reported (by name and problem, no values) and skipped. */
+export function parseMcpServerSettings(raw: unknown, report: (message: string) => void): McpServerSetting[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    report('Ignored acpHost.mcpServers: it must be an array.');
+    return [];
+  }
+  const servers: McpServerSetting[] = [];
+  const names = new Set<string>();
+  raw.forEach((entry, index) => {
+    const parsed = schemaFor(entry).safeParse(entry);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+      report(`Ignored MCP server ${describeEntry(entry, index)} in acpHost.mcpServers: ${issue?.message ?? 'invalid'}${where}.`);
+      return;
+    }
+    if (names.has(parsed.data.name)) {
+      report(`Ignored a second MCP server named "${parsed.data.name}" in acpHost.mcpServers.`);
+      return;
+    }
+    names.add(parsed.data.name);
+    servers.push(parsed.data);
+  });
+  return servers;
+}
+
+const toPairs = (record: Record<string, string>) => Object.entries(record).map(([key, value]) => ({ name: key, value }));
+
+/**
+ * The schema's stdio `command` is an absolute path: a bare name is looked up on the agent's PATH
+ * (as the agent would). `undefined` when it is not there.
+ */
+export function resolveCommand(command: string, env: Env, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (path.isAbsolute(command)) return command;
+  if (command.includes('/') || command.includes('\\')) return undefined; // relative to what? not the agent's cwd
+  const pathVar = Object.entries(env).find(([key]) => key.toUpperCase() === 'PATH')?.[1] ?? '';
+  const extensions = platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
+  for (const dir of pathVar.split(platform === 'win32' ? ';' : ':')) {
+    if (!dir || !path.isAbsolute(dir)) continue;
+    for (const ext of extensions) {
+      const candidate = path.join(dir, command + ext);
+      try {
+        if (!statSync(candidate).isFile()) continue;
+        if (platform !== 'win32') accessSync(candidate, constants.X_OK);
+        return candidate;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
+}
+
+/** One setting as the schema's McpServer: every required field present, env and headers as name/value arrays. */
+export function toMcpServer(setting: McpServerSetting, resolve: (command: string) => string | undefined = (c) => c): McpServer {
+  if (setting.type === 'http' || setting.type === 'sse') {
+    return { type: setting.type, name: setting.name, url: setting.url, headers: toPairs(setting.headers) };
+  }
+  return { name: setting.name, command: resolve(setting.command) ?? setting.command, args: setting.args, env: toPairs(setting.env) };
+}
+
+/** The settings as sent; a stdio command not found on PATH is passed as written, with a warning. */
+export function buildMcpServers(settings: readonly McpServerSetting[], env: Env, warn: (message: string) => void): McpServer[] {
+  return settings.map((setting) =>
+    toMcpServer(setting, (command) => {
+      const resolved = resolveCommand(command, env);
+      if (!resolved) warn(`MCP server "${setting.name}": "${command}" was not found on PATH; passing it to the agent as written.`);
+      return resolved;
+    }),
+  );
+}
+
+/**
+ * What this agent can take: stdio always; http and sse only when `mcpCapabilities` says so. Each
+ * skipped server is reported (never silently dropped).
+ */
+export function selectMcpServers(servers: readonly McpServer[], capabilities: McpCapabilities | null | undefined, warn: (message: string) => void): McpServer[] {
+  return servers.filter((server) => {
+    if (!('type' in server) || !server.type) return true;
+    const supported = server.type === 'http' ? capabilities?.http === true : capabilities?.sse === true;
+    if (!supported) warn(`Skipped MCP server "${server.name}": the agent does not support ${server.type} MCP servers (mcpCapabilities.${server.type}).`);
+    return supported;
+  });
+}
+
+/**
+ * A message as the protocol trace may keep it: the values of MCP servers' env and headers in
+ * `params.mcpServers` (session/new, load, resume) become "***"; names stay, for debugging.
+ */
+export function redactMcpSecrets(message: unknown): unknown {
+  const params = (message as { params?: { mcpServers?: unknown } } | null)?.params;
+  if (!Array.isArray(params?.mcpServers)) return message;
+  const hide = (list: unknown) => (Array.isArray(list) ? list.map((pair) => (typeof pair === 'object' && pair !== null ? { ...pair, value: '***' } : pair)) : list);
+  const mcpServers = params.mcpServers.map((server: unknown) => {
+    if (typeof server !== 'object' || server === null) return server;
+    const copy: Record<string, unknown> = { ...server };
+    if ('env' in copy) copy.env = hide(copy.env);
+    if ('headers' in copy) copy.headers = hide(copy.headers);
+    return copy;
+  });
+  return { ...(message as object), params: { ...params, mcpServers } };
+}

@@ -1,0 +1,233 @@
+// The protocol trace: every message both ways, per agent, bounded, redacted and clipped when it
+// is recorded (a secret never sits in the trace's memory, let alone in a document). No `vscode`
+// import: unit-tested in plain Node; src/host/traceView.ts shows it.
+
+export const REDACTED = '«redacted»';
+
+/** Keys whose values are credentials wherever they appear (numbers and booleans are kept: token counts). */
+export const SECRET_KEY = /token|secret|password|api[-_]?key|authorization|cookie/i;
+
+/** Keys whose every value is hidden, names kept: `env` (terminal/create, MCP servers, auth), `headers` (MCP http/sse). */
+const CONTAINER_KEY = /^(env|headers)$/i;
+
+/** Known secret values shorter than this are not searched for in free text (too many false hits). */
+export const MIN_SECRET_LENGTH = 6;
+
+export interface SanitizeOptions {
+  /** Strings longer than this are cut, with a note of how much was dropped. */
+  maxString: number;
+  /** Values that must never appear (configured env values, stored secrets), wherever they are. */
+  secrets?: readonly string[];
+}
+
+/**
+ * A copy of `value` safe to show: values under `env`/`headers` and under secret-looking keys
+ * replaced by «redacted», known secret values masked inside any string, long strings clipped.
+ */
+export function sanitize(value: unknown, options: SanitizeOptions): unknown {
+  const secrets = (options.secrets ?? []).filter((s) => s.length >= MIN_SECRET_LENGTH);
+  // Longest first, so a secret containing another is masked whole.
+  secrets.sort((a, b) => b.length - a.length);
+  return walk(value, { maxString: options.maxString, secrets }, 0);
+}
+
+/** Only the redaction (no clipping). */
+export function redact(value: unknown, secrets: readonly string[] = []): unknown {
+  return sanitize(value, { maxString: Number.POSITIVE_INFINITY, secrets });
+}
+
+interface Walk {
+  maxString: number;
+  secrets: readonly string[];
+}
+
+const MAX_DEPTH = 64;
+
+function walk(value: unknown, w: Walk, depth: number): unknown {
+  if (typeof value === 'string') return clipString(maskSecrets(value, w.secrets), w.maxString);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > MAX_DEPTH) return '«too deep»';
+  if (Array.isArray(value)) return value.map((item) => walk(item, w, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (CONTAINER_KEY.test(key)) out[key] = hideContainer(child);
+    else if (SECRET_KEY.test(key) && !isHarmless(child)) out[key] = REDACTED;
+    else out[key] = walk(child, w, depth + 1);
+  }
+  return out;
+}
+
+function isHarmless(value: unknown): boolean {
+  return value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/** `[{name, value}]` keeps the names; `{NAME: value}` keeps the keys; anything else goes entirely. */
+function hideContainer(value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (Array.isArray(value)) {
+    return value.map((item) => {
+      if (typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string') {
+        return { name: (item as { name: string }).name, value: REDACTED };
+      }
+      return REDACTED;
+    });
+  }
+  if (typeof value === 'object') return Object.fromEntries(Object.keys(value).map((k) => [k, REDACTED]));
+  return REDACTED;
+}
+
+function maskSecrets(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+  return result;
+}
+
+/** The first `max` UTF-16 units (never half a surrogate pair) and a note of what was dropped. */
+export function clipString(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${text.slice(0, end)}… «clipped: ${text.length - end} of ${text.length} chars not shown»`;
+}
+
+export type TraceDirectionName = 'send' | 'receive';
+
+export interface TraceLimits {
+  /** How many messages are kept (the oldest go first). */
+  maxMessages: number;
+  /** Strings in a message are clipped to this many characters. */
+  maxString: number;
+  /** A line still longer than this (a message of many strings) is replaced by a clipped preview. */
+  maxLine: number;
+  /** All kept lines together; the oldest go first past it. */
+  maxTotal: number;
+}
+
+export const DEFAULT_TRACE_LIMITS: TraceLimits = { maxMessages: 5000, maxString: 4096, maxLine: 64 * 1024, maxTotal: 16 * 1024 * 1024 };
+
+const ARROW: Record<TraceDirectionName, string> = { send: '→', receive: '←' };
+
+/** One agent's trace: JSON lines `{time, dir, for?, message}`, bounded by count and size. */
+export class TraceBuffer {
+  private lines: string[] = [];
+  private head = 0;
+  private chars = 0;
+  private total = 0;
+  /** Requests in flight per direction, so a response line names its method (`for`). */
+  private readonly inFlight: Record<TraceDirectionName, Map<string, string>> = { send: new Map(), receive: new Map() };
+
+  constructor(
+    readonly agent: string,
+    private readonly limits: TraceLimits = DEFAULT_TRACE_LIMITS,
+  ) {}
+
+  /** Messages ever recorded (kept or dropped). */
+  get recorded(): number {
+    return this.total;
+  }
+
+  get size(): number {
+    return this.lines.length - this.head;
+  }
+
+  add(direction: TraceDirectionName, message: unknown, secrets: readonly string[] = [], time = new Date()): void {
+    this.total++;
+    const record: Record<string, unknown> = { time: time.toISOString(), dir: ARROW[direction] };
+    const method = this.correlate(direction, message);
+    if (method) record.for = method;
+    record.message = sanitize(message, { maxString: this.limits.maxString, secrets });
+    let line = JSON.stringify(record);
+    if (line.length > this.limits.maxLine) {
+      const preview = clipString(JSON.stringify(record.message), this.limits.maxLine / 2);
+      line = JSON.stringify({ time: record.time, dir: record.dir, ...(method ? { for: method } : {}), clipped: `the message is ${line.length} chars long even with its strings clipped; its start:`, preview });
+    }
+    this.lines.push(line);
+    this.chars += line.length;
+    while (this.size > this.limits.maxMessages || (this.chars > this.limits.maxTotal && this.size > 1)) {
+      this.chars -= this.lines[this.head].length;
+      this.head++;
+    }
+    // Compact now and then rather than shifting on every drop.
+    if (this.head > 1024 && this.head > this.lines.length / 2) {
+      this.lines = this.lines.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** The kept lines, oldest first. */
+  entries(): string[] {
+    return this.lines.slice(this.head);
+  }
+
+  /** The first line of the document: what is shown, that it is redacted, how to read it. */
+  header(): string {
+    const dropped = this.total - this.size;
+    return JSON.stringify({
+      trace: `ACP protocol trace of ${this.agent}`,
+      shown: dropped > 0 ? `the last ${this.size} of ${this.total} messages (the bound is ${this.limits.maxMessages})` : `all ${this.size} messages`,
+      directions: '→ to the agent, ← from the agent; `for` names the request a response answers',
+      redacted: `values under env and headers, and of keys matching ${SECRET_KEY.source}, and known secrets (configured env values, stored sign-in secrets) show as ${REDACTED}`,
+      clipped: `strings longer than ${this.limits.maxString} chars are clipped, with a note`,
+    });
+  }
+
+  text(): string {
+    return [this.header(), ...this.entries()].join('\n') + '\n';
+  }
+
+  private correlate(direction: TraceDirectionName, message: unknown): string | undefined {
+    if (typeof message !== 'object' || message === null) return undefined;
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+    const key = `${typeof id}:${id}`;
+    if (typeof method === 'string') {
+      const pending = this.inFlight[direction];
+      pending.set(key, method);
+      // Requests never answered must not pile up.
+      if (pending.size > 1000) pending.delete(pending.keys().next().value!);
+      return undefined;
+    }
+    // A response goes the other way from its request.
+    const pending = this.inFlight[direction === 'send' ? 'receive' : 'send'];
+    const requested = pending.get(key);
+    pending.delete(key);
+    return requested;
+  }
+}
+
+/** The traces of every agent run in this window, by agent name, and who wants to hear of new lines. */
+export class TraceStore {
+  private readonly buffers = new Map<string, TraceBuffer>();
+  private readonly secrets = new Map<string, Set<string>>();
+  private readonly listeners = new Set<(agent: string) => void>();
+
+  constructor(private readonly limits: TraceLimits = DEFAULT_TRACE_LIMITS) {}
+
+  add(agent: string, direction: TraceDirectionName, message: unknown): void {
+    this.buffer(agent).add(direction, message, [...(this.secrets.get(agent) ?? []), ...(this.secrets.get('*') ?? [])]);
+    for (const listener of this.listeners) listener(agent);
+  }
+
+  /** Values to mask in `agent`'s trace from now on (`*`: every agent's). */
+  addSecrets(agent: string, values: Iterable<string>): void {
+    let set = this.secrets.get(agent);
+    if (!set) this.secrets.set(agent, (set = new Set()));
+    for (const value of values) if (value.length >= MIN_SECRET_LENGTH) set.add(value);
+  }
+
+  buffer(agent: string): TraceBuffer {
+    let buffer = this.buffers.get(agent);
+    if (!buffer) this.buffers.set(agent, (buffer = new TraceBuffer(agent, this.limits)));
+    return buffer;
+  }
+
+  text(agent: string): string {
+    return this.buffer(agent).text();
+  }
+
+  onDidAdd(listener: (agent: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
