@@ -34,6 +34,11 @@ export type WillChange = (fsPath: string, kind: FileEventKind, before: Before) =
  */
 export class ContentCache implements vscode.Disposable {
   private readonly texts = new Map<string, string>();
+  /**
+   * Files known not to exist (deleted, or removed by an undo): a file the agent then creates has
+   * a known baseline (absent), even when its tool call's diff is announced after the write.
+   */
+  private readonly absent = new Set<string>();
   /** Seen but not held: binary or too large. Their earlier state is unknown. */
   private readonly skipped = new Set<string>();
   private bytes = 0;
@@ -71,8 +76,8 @@ export class ContentCache implements vscode.Disposable {
   }
 
   /** What the cache knows of `fsPath` (see Before). Synchronous: it must not race the agent. */
-  before(fsPath: string): string | undefined {
-    return this.texts.get(fsPath);
+  before(fsPath: string): Before {
+    return this.absent.has(fsPath) ? null : this.texts.get(fsPath);
   }
 
   /** Whether `fsPath` is reviewable at all: a file of a workspace folder, outside node_modules and .git. */
@@ -83,7 +88,7 @@ export class ContentCache implements vscode.Disposable {
   /** The cache learns a state it caused itself (an undo restored it), without waiting for the watcher. */
   set(fsPath: string, text: string | null): void {
     this.generation.set(fsPath, (this.generation.get(fsPath) ?? 0) + 1);
-    if (text === null) this.drop(fsPath);
+    if (text === null) this.markAbsent(fsPath);
     else this.hold(fsPath, text);
   }
 
@@ -133,7 +138,7 @@ export class ContentCache implements vscode.Disposable {
     if (!ContentCache.reviewable(uri)) return;
     const fsPath = uri.fsPath;
     // A create of a file never held: it did not exist before (unless it was one we skipped).
-    let before: Before = this.texts.get(fsPath);
+    let before: Before = this.before(fsPath);
     if (before === undefined && kind === 'create' && !this.skipped.has(fsPath)) before = null;
     for (const listener of this.listeners) listener(fsPath, kind, before);
     if (kind === 'delete') this.set(fsPath, null);
@@ -147,7 +152,7 @@ export class ContentCache implements vscode.Disposable {
     this.generation.set(fsPath, generation);
     const text = await this.read(uri);
     if (this.generation.get(fsPath) !== generation) return;
-    if (text === null) this.drop(fsPath);
+    if (text === null) this.markAbsent(fsPath);
     else if (text === undefined) {
       this.drop(fsPath);
       this.skipped.add(fsPath);
@@ -176,11 +181,18 @@ export class ContentCache implements vscode.Disposable {
       return void this.skipped.add(fsPath);
     }
     this.texts.set(fsPath, text);
+    this.absent.delete(fsPath);
     this.skipped.delete(fsPath);
     this.bytes += delta;
   }
 
+  private markAbsent(fsPath: string): void {
+    this.drop(fsPath);
+    this.absent.add(fsPath);
+  }
+
   private drop(fsPath: string): void {
+    this.absent.delete(fsPath);
     const previous = this.texts.get(fsPath);
     if (previous !== undefined) this.bytes -= previous.length;
     this.texts.delete(fsPath);
