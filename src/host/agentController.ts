@@ -23,8 +23,9 @@ import type {
 } from '../protocol';
 import { redactMcpSecrets, selectMcpServers } from './mcpServers';
 import { commandLine, startFailureDetail, startWithFallback } from './presets';
-import { attachmentLabel, attachmentView, promptBlocks, promptCaps, refusal, sameTarget } from '../session/attachments';
-import type { Attachment, EmbedReader, NewAttachment, PromptCaps } from '../session/attachments';
+import { attachmentLabel, promptBlocks, promptCaps, refusal } from '../session/attachments';
+import type { Attachment, EmbedReader, NewAttachment } from '../session/attachments';
+import { PromptAttachments } from './promptAttachments';
 import { SessionState } from '../session/sessionState';
 import { Elicitations } from './elicitations';
 import type { ElicitationAction } from './elicitations';
@@ -179,10 +180,7 @@ export class AgentController {
   private nextPromptId = 1;
   private draining = false;
   /** Context for the prompt being composed (the panel's chips); the next prompt takes it. */
-  private attachments: Attachment[] = [];
-  private nextAttachmentId = 1;
-  private attachmentNotice: string | null = null;
-  private shownAttachmentProblems = '[]';
+  private readonly attachments: PromptAttachments;
   /**
    * The sign-in just done ("signing in with X"), until the request it was for succeeds: another
    * -32000 meanwhile is reported as a failed sign-in, not answered with another round (no loop).
@@ -199,8 +197,16 @@ export class AgentController {
   ) {
     this.status = { agentName: agent.name, phase: 'idle' };
     this.elicitations = new Elicitations(this.transcript, agent.name, ports.log);
+    this.attachments = new PromptAttachments(
+      agent.name,
+      () => {
+        const initialize = this.running?.initialize;
+        return initialize ? promptCaps(initialize.agentCapabilities?.promptCapabilities) : undefined;
+      },
+      (views, notice) => this.session.setAttachments(views, notice),
+    );
     // An attachment added before the agent ran is checked once its promptCapabilities are known.
-    this.statusListeners.add(() => this.refreshAttachmentProblems());
+    this.statusListeners.add(() => this.attachments.recheck());
   }
 
   get currentStatus(): StatusView {
@@ -250,13 +256,8 @@ export class AgentController {
    */
   prompt(text: string): Promise<void> {
     // Say so before sending: a prompt is not sent with context the agent cannot take.
-    const blocked = this.attachments.filter((a) => this.attachmentProblem(a) !== null);
-    if (blocked.length > 0) {
-      this.publishAttachments(`Not sent: remove ${blocked.map((a) => attachmentLabel(a).label).join(', ')} first. ${this.attachmentProblem(blocked[0])}`);
-      return Promise.resolve();
-    }
-    const attachments = this.attachments.splice(0);
-    if (attachments.length > 0 || this.attachmentNotice !== null) this.publishAttachments();
+    const attachments = this.attachments.take();
+    if (!attachments) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextPromptId++, text, attachments, settle: { resolve, reject } });
       this.publishQueue();
@@ -273,66 +274,27 @@ export class AgentController {
     dropped.settle.resolve();
   }
 
-  /**
-   * Adds context to the prompt being composed. A kind the running agent cannot take (an image
-   * without promptCapabilities.image) is refused now, and the panel says why next to the
-   * attachments; the same target twice is added once. Returns the refusal, if any.
-   */
+  /** Adds context to the prompt being composed; returns why it was refused, if it was. */
   attach(attachment: NewAttachment): string | undefined {
-    const caps = this.knownPromptCaps();
-    const refused = caps && refusal(attachment.kind, caps, this.agent.name);
-    if (refused) {
-      this.publishAttachments(`${attachmentLabel({ ...attachment, id: '' } as Attachment).label} was not attached: ${refused}`);
-      return refused;
-    }
-    if (!this.attachments.some((a) => sameTarget(a, attachment))) this.attachments.push({ ...attachment, id: `a${this.nextAttachmentId++}` } as Attachment);
-    this.publishAttachments();
-    return undefined;
+    return this.attachments.add(attachment);
   }
 
   detach(id: string): void {
-    this.attachments = this.attachments.filter((a) => a.id !== id);
-    this.publishAttachments();
+    this.attachments.remove(id);
   }
 
   /** Shows why something the user pasted or dropped was not attached. */
   noteAttachment(notice: string): void {
-    this.publishAttachments(notice);
+    this.attachments.note(notice);
   }
 
   get pendingAttachments(): readonly Attachment[] {
-    return this.attachments;
+    return this.attachments.pending;
   }
 
   /** The composer's attachments follow the user to another agent (and are checked against it). */
   adoptAttachments(from: AgentController): void {
-    if (from === this || from.attachments.length === 0) return;
-    for (const a of from.attachments.splice(0)) this.attachments.push({ ...a, id: `a${this.nextAttachmentId++}` });
-    from.publishAttachments();
-    this.publishAttachments();
-  }
-
-  /** What the running agent takes in prompts; undefined before it has answered initialize. */
-  private knownPromptCaps(): PromptCaps | undefined {
-    const initialize = this.running?.initialize;
-    return initialize ? promptCaps(initialize.agentCapabilities?.promptCapabilities) : undefined;
-  }
-
-  private attachmentProblem(attachment: Attachment): string | null {
-    const caps = this.knownPromptCaps();
-    return (caps && refusal(attachment.kind, caps, this.agent.name)) ?? null;
-  }
-
-  private publishAttachments(notice: string | null = null): void {
-    const views = this.attachments.map((a) => attachmentView(a, this.attachmentProblem(a)));
-    this.attachmentNotice = notice;
-    this.shownAttachmentProblems = JSON.stringify(views.map((v) => v.problem));
-    this.session.setAttachments(views, notice);
-  }
-
-  private refreshAttachmentProblems(): void {
-    const problems = JSON.stringify(this.attachments.map((a) => this.attachmentProblem(a)));
-    if (problems !== this.shownAttachmentProblems) this.publishAttachments(this.attachmentNotice);
+    this.attachments.adopt(from.attachments);
   }
 
   /** Runs queued prompts one by one; a crashed agent keeps them until it is restarted. */
@@ -402,13 +364,14 @@ export class AgentController {
     const running = this.running;
     const sessionId = this.sessionId;
     if (!running || !sessionId) return 'done';
-    const built = await promptBlocks(text, next.attachments, promptCaps(running.initialize.agentCapabilities?.promptCapabilities), this.ports.readForEmbed);
+    const caps = promptCaps(running.initialize.agentCapabilities?.promptCapabilities);
+    const built = await promptBlocks(text, next.attachments, caps, this.ports.readForEmbed);
     if (!next.shown) this.transcript.addUserPrompt(text, next.attachments.map(attachmentLabel));
     next.shown = true;
     if (built.refused.length > 0) {
       // The agent changed since these were attached: nothing is dropped silently, nothing is sent.
       const labels = built.refused.map((a) => attachmentLabel(a).label).join(', ');
-      this.transcript.addError(`Not sent: ${labels} cannot go to this agent. ${refusal(built.refused[0].kind, promptCaps(running.initialize.agentCapabilities?.promptCapabilities), this.agent.name)}`);
+      this.transcript.addError(`Not sent: ${labels} cannot go to this agent. ${refusal(built.refused[0].kind, caps, this.agent.name)}`);
       return 'done';
     }
     this.setStatus({ phase: 'prompting' });
