@@ -3,27 +3,14 @@
 // shows as an "Agent: …" VS Code terminal, and nothing it started outlives kill, release, the
 // user closing that terminal, or the agent stopping.
 import * as assert from 'assert';
-import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { AgentController } from '../../src/host/agentController';
 import type { ToolContentView } from '../../src/webview-protocol/entries';
 import { api, find, until, useAgent } from './helpers';
+import { alive } from '../unit/helpers/processes';
 
 type TerminalContent = Extract<ToolContentView, { type: 'terminal' }>;
 
-/** A zombie (exited, waiting for a parent that does not reap) counts as gone. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
 
 function terminalOf(controller: AgentController, toolCallId: string): TerminalContent | undefined {
   const tool = find(controller, 'tool').find((t) => t.toolCallId === toolCallId);

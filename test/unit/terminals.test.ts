@@ -4,7 +4,7 @@
 // and throttled view updates that carry only the end of the output.
 import test, { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
@@ -12,6 +12,7 @@ import { currentEnv } from '../../src/agent/environment';
 import { commandLine, TerminalManager } from '../../src/agent/terminals';
 import type { TerminalManagerOptions, TerminalSnapshot } from '../../src/agent/terminals';
 import { cutFront, OutputBuffer, tailBytes, utf8Bytes } from '../../src/agent/terminalOutput';
+import { alive } from './helpers/processes';
 
 const NODE = process.execPath;
 const SLOW = { timeout: 20_000 };
@@ -37,19 +38,6 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
   }
 }
 
-/** A zombie (exited, not reaped, e.g. when PID 1 does not reap orphans) counts as gone. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
-}
 
 const nodeLine = (script: string) => `"${NODE}" -e ${JSON.stringify(script)}`;
 

@@ -5,6 +5,7 @@ import type { CurrentText } from '../../session/editReview';
 import type { TranscriptEvent } from '../../session/transcript';
 import type { ReviewFileView } from '../../webview-protocol/session';
 import type { FeedSource } from '../viewFeed';
+import { ReadOnlyDocuments } from '../readOnlyDocuments';
 import { ContentCache } from './contentCache';
 import type { Before, FileEventKind } from './contentCache';
 
@@ -35,7 +36,7 @@ type Log = Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
  * opens in VS Code's diff editor, and can be kept (the baseline is forgotten) or undone (the
  * baseline is restored by a WorkspaceEdit, which VS Code's own undo can take back).
  */
-export class EditReviewer implements vscode.TextDocumentContentProvider, vscode.Disposable {
+export class EditReviewer implements vscode.Disposable {
   private readonly review = new EditReview();
   private readonly cache: ContentCache;
   private source: ReviewSource | undefined;
@@ -49,15 +50,15 @@ export class EditReviewer implements vscode.TextDocumentContentProvider, vscode.
   private computing: Promise<void> | undefined;
   private again = false;
   private published: ReviewFileView[] = [];
-  private readonly texts = new Map<string, string>();
-  private nextDocument = 0;
+  /** The baselines shown on the left of review diffs. */
+  private readonly documents = new ReadOnlyDocuments(SCHEME, MAX_KEPT);
 
   constructor(private readonly log?: Log) {
     this.cache = new ContentCache(undefined, () => this.recording);
     this.disposables.push(
       this.cache,
       this.cache.onWillChange((fsPath, kind, before) => this.onFileEvent(fsPath, kind, before)),
-      vscode.workspace.registerTextDocumentContentProvider(SCHEME, this),
+      this.documents,
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (!this.recording && this.review.has(e.document.uri.fsPath)) this.schedule(DEBOUNCE_MS);
       }),
@@ -103,8 +104,8 @@ export class EditReviewer implements vscode.TextDocumentContentProvider, vscode.
       () => true,
       () => false,
     );
-    const left = this.document(`baseline/${name}`, baseline ?? '');
-    const right = exists ? uri : this.document(`deleted/${name}`, '');
+    const left = this.documents.add(`baseline/${name}`, baseline ?? '');
+    const right = exists ? uri : this.documents.add(`deleted/${name}`, '');
     await vscode.commands.executeCommand('vscode.diff', left, right, `${name} (agent’s changes)`, { preview: true });
   }
 
@@ -169,16 +170,11 @@ export class EditReviewer implements vscode.TextDocumentContentProvider, vscode.
     await this.compute();
   }
 
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '';
-  }
-
   dispose(): void {
     for (const unsubscribe of this.subscriptions) unsubscribe();
     for (const d of this.disposables) d.dispose();
     clearTimeout(this.timer);
     clearTimeout(this.graceTimer);
-    this.texts.clear();
   }
 
   private onPhase(phase: string): void {
@@ -283,13 +279,5 @@ export class EditReviewer implements vscode.TextDocumentContentProvider, vscode.
     const baseline = this.review.baseline(fsPath);
     if (!baseline?.known) throw new Error(`${path.basename(fsPath)} has no changes to review.`);
     return baseline.text;
-  }
-
-  private document(label: string, text: string): vscode.Uri {
-    // The file's own name keeps its language (highlighting) in the diff editor.
-    const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${++this.nextDocument}/${label}` });
-    this.texts.set(uri.toString(), text);
-    while (this.texts.size > MAX_KEPT) this.texts.delete(this.texts.keys().next().value!);
-    return uri;
   }
 }
