@@ -97,8 +97,11 @@ if ! cs_ok; then
   # npm must itself run on Node 24 (the postinstall checks npm_config_user_agent), and node-gyp
   # must build against that Node's headers (else it downloads them from nodejs.org, and a
   # user's ~/.npmrc `nodedir` would point it at the wrong Node).
+  # Run from an npm script (`npm start`, `npm test`), we inherit the outer npm's npm_* variables:
+  # npm_config_user_agent names Node 20 and the postinstall refuses it. Drop them all.
   start=$SECONDS
   if ! ( cd "$CS_DIR" &&
+         unset $(compgen -e | grep -E '^npm_') &&
          export PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 &&
          npm install --no-audit --no-fund --foreground-scripts \
              "code-server@$CODE_SERVER_VERSION" > "$CS_DIR/install.log" 2>&1 ); then
