@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { currentEnv, resolveLoginShellEnv } from '../agent/environment';
 import type { Env } from '../agent/environment';
 import type { LaunchSpec } from '../agent/process';
-import type { AgentDefinition, ControllerSettings } from './agentController';
+import type { AgentDefinition, ControllerSettings } from './agentPorts';
 import type { McpServer } from '../protocol';
 import { buildMcpServers, parseMcpServerSettings } from './mcpServers';
 import { agentPresets, commandLine, notFoundHint } from './presets';

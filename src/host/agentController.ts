@@ -1,122 +1,21 @@
-import { startAgent, describeExit } from '../agent/launch';
 import type { RunningAgent } from '../agent/launch';
 import { ConnectionClosedError } from '../agent/connection';
-import type { AcpConnection, ConnectionLog, TraceDirection } from '../agent/connection';
-import type { LaunchSpec } from '../agent/process';
-import { agentMethods, clientMethods } from '../protocol/methods';
+import type { AcpConnection } from '../agent/connection';
+import { agentMethods } from '../protocol/methods';
 import { ErrorCodes } from '../protocol/errors';
-import type {
-  AuthMethod,
-  ClientCapabilities,
-  CreateTerminalRequest,
-  CreateTerminalResponse,
-  KillTerminalRequest,
-  ReadTextFileRequest,
-  ReleaseTerminalRequest,
-  RequestPermissionResponse,
-  TerminalExitStatus,
-  TerminalOutputRequest,
-  TerminalOutputResponse,
-  WaitForTerminalExitRequest,
-  WriteTextFileRequest,
-  McpServer,
-} from '../protocol';
-import { redactMcpSecrets, selectMcpServers } from './mcpServers';
-import { commandLine, startFailureDetail, startWithFallback } from './presets';
+import type { AuthMethod, LoadSessionResponse, NewSessionResponse, RequestPermissionResponse } from '../protocol';
+import type { AgentDefinition, AgentPorts, ControllerSettings } from './agentPorts';
+import { AgentRuntime, sessionFeatures } from './agentRuntime';
+import type { SessionEndpoint } from './agentRuntime';
+import { startFailureDetail } from './presets';
 import { attachmentLabel, promptBlocks, promptCaps, refusal } from '../session/attachments';
-import type { Attachment, EmbedReader, NewAttachment } from '../session/attachments';
+import type { Attachment, NewAttachment } from '../session/attachments';
 import { PromptAttachments } from './promptAttachments';
 import { SessionState } from '../session/sessionState';
 import { Elicitations } from './elicitations';
 import type { ElicitationAction } from './elicitations';
 import { Transcript } from '../session/transcript';
 import type { AuthMethodView, StatusView } from '../webview-protocol/messages';
-
-/** The five `terminal/*` methods; `terminal: true` is advertised only when a port serves them all. */
-export interface TerminalPort {
-  create(request: CreateTerminalRequest): Promise<CreateTerminalResponse>;
-  output(request: TerminalOutputRequest): Promise<TerminalOutputResponse>;
-  waitForExit(request: WaitForTerminalExitRequest): Promise<TerminalExitStatus>;
-  kill(request: KillTerminalRequest): Promise<void>;
-  release(request: ReleaseTerminalRequest): Promise<void>;
-  /** Kills every terminal still running: the session or the agent ended (ACP §14.11). */
-  dispose?(): void;
-}
-
-/**
- * A `terminal` auth method, ready to run: the agent's own command and launch config with the
- * method's args added and its env laid over (ACP §6). `env` may hold secrets: never log it.
- */
-export interface LoginTerminalSpec {
-  agentName: string;
-  methodName: string;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd: string;
-}
-
-/** How the login command ended: exit code 0 is success; `undefined` = closed, killed or cancelled. */
-export interface LoginTerminalResult {
-  exitCode: number | undefined;
-}
-
-/**
- * What the controller needs from VS Code, as plain functions, so it has no `vscode` import.
- * Optional ports are capabilities: what is absent is not advertised (ACP §14.3).
- */
-export interface AgentPorts {
-  readTextFile(request: ReadTextFileRequest): Promise<string>;
-  writeTextFile?(request: WriteTextFileRequest): Promise<void>;
-  terminals?: TerminalPort;
-  log: ConnectionLog;
-  onTrace(agentName: string, direction: TraceDirection, message: unknown): void;
-  /**
-   * `env_var` auth (a client-side extension): asks the user for the value of `varName` (a
-   * password box) and stores it; `undefined` when the user cancelled. Without it (and
-   * `storedSecrets`) such methods are not offered.
-   */
-  askSecret?(agentName: string, varName: string, prompt: string): Promise<string | undefined>;
-  /** The values stored by askSecret for this agent, laid over its env on every start ("ask once"). */
-  storedSecrets?(agentName: string): Promise<Record<string, string>>;
-  /** `terminal` auth: runs the login command in a real terminal; `auth.terminal` is advertised only with it. */
-  runLoginTerminal?(spec: LoginTerminalSpec): Promise<LoginTerminalResult>;
-  /** The MCP servers to pass in session/new (acpHost.mcpServers), read for each new session. */
-  mcpServers?(): Promise<McpServer[]>;
-  /** The text of an attached file for an embedded `resource` (open buffer first); without it files are sent as links. */
-  readForEmbed?: EmbedReader;
-  /** The panel shows `elicitation/create` forms (answered through `answerElicitation`); form mode is advertised only with it. */
-  forms?: boolean;
-}
-
-export interface AgentDefinition {
-  name: string;
-  launch: () => Promise<LaunchSpec>;
-  /** Argument lists tried in turn when `launch()`'s args start a program that exits during initialize (presets.ts). */
-  fallbackArgs?: string[][];
-  /** Said after "command not found": how to install it, or where it is configured. */
-  notFoundHint?: string;
-}
-
-export interface ControllerSettings {
-  initializeTimeoutMs: number;
-  maxLineBytes: number;
-  workspaceFolder: string;
-  clientVersion: string;
-}
-
-/** Exactly what these ports serve; an agent must not be promised more (ACP §14.3). */
-export function clientCapabilities(ports: AgentPorts): ClientCapabilities {
-  return {
-    fs: { readTextFile: true, writeTextFile: ports.writeTextFile !== undefined },
-    terminal: ports.terminals !== undefined,
-    ...(ports.runLoginTerminal ? { auth: { terminal: true } } : {}),
-    // Form mode only (`{}` alone would advertise no mode, ACP §5); URL mode requests are declined.
-    ...(ports.forms ? { elicitation: { form: {} } } : {}),
-    // The panel renders boolean config options as checkboxes.
-    session: { configOptions: { boolean: {} } },
-  };
-}
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -127,21 +26,6 @@ function isAuthRequired(error: unknown): boolean {
 
 function authKind(method: AuthMethod): AuthMethodView['type'] {
   return method.type ?? 'agent';
-}
-
-/**
- * The trace keeps every message, but a `terminal` auth method's `env` (in the initialize
- * answer) may carry credentials: its values are masked, its names kept.
- */
-function redactAuthEnv(message: unknown): unknown {
-  const result = (message as { result?: { authMethods?: unknown } } | null)?.result;
-  if (!Array.isArray(result?.authMethods)) return message;
-  const authMethods = result.authMethods.map((m: unknown) => {
-    const env = (m as { env?: unknown } | null)?.env;
-    if (typeof env !== 'object' || env === null) return m;
-    return { ...(m as object), env: Object.fromEntries(Object.keys(env).map((k) => [k, '***'])) };
-  });
-  return { ...(message as object), result: { ...result, authMethods } };
 }
 
 type PendingPermission = (response: RequestPermissionResponse) => void;
@@ -157,25 +41,44 @@ interface QueuedPrompt {
   settle: { resolve: () => void; reject: (error: unknown) => void };
 }
 
+/** How a session begins: on its own process, or on one shared with the agent's other sessions. */
+export interface SessionOptions {
+  /** The agent's process, shared by its sessions; without it the session has a process of its own. */
+  runtime?: AgentRuntime;
+  /** The agent's id of a conversation to bring back (history, a window reload) with session/load or session/resume. */
+  sessionId?: string;
+  /** Its title, shown until the agent sends one. */
+  title?: string;
+}
+
 /**
- * One agent process and its session: start (initialize + session/new), prompt turns, cancel,
- * permissions, crash and restart. Everything the agent's lifetime owns is dropped on restart.
+ * One session with an agent: opening it (session/new, or load/resume of an earlier one), prompt
+ * turns and their queue, cancel, permissions, forms, sign-in, and what a crash or a restart of
+ * the agent's process (AgentRuntime) does to it.
  */
 export class AgentController {
   readonly transcript = new Transcript();
   readonly session = new SessionState();
+  readonly runtime: AgentRuntime;
+  /** A session made without a runtime owns its process: stopping the session stops it. */
+  private readonly ownsRuntime: boolean;
+  /** The process this session is open on. */
   private running: RunningAgent | undefined;
+  /** The agent's id of this session while it is open. */
   private sessionId: string | undefined;
+  /** The agent's id of this conversation, kept over crashes and restarts, to bring it back. */
+  private savedSessionId: string | undefined;
+  private savedTitle: string | undefined;
+  private firstPrompt: string | undefined;
+  private readonly endpoint: SessionEndpoint;
   private status: StatusView;
   private readonly pendingPermissions = new Map<string, PendingPermission>();
   /** Forms the agent asked for (`elicitation/create`) and their answers. */
   private readonly elicitations: Elicitations;
   private readonly statusListeners = new Set<(status: StatusView) => void>();
   private starting: Promise<void> | undefined;
-  /** Counts stops, so a start that a stop overtook ends its process instead of keeping it. */
+  /** Counts stops, so a start that a stop overtook does not open a session. */
   private stops = 0;
-  /** The MCP servers skipped in this start, each reported once. */
-  private readonly mcpWarnings = new Set<string>();
   private readonly queue: QueuedPrompt[] = [];
   private nextPromptId = 1;
   private draining = false;
@@ -187,14 +90,18 @@ export class AgentController {
    */
   private authAttempt: string | undefined;
   private authBusy = false;
-  /** Secret values this agent was given (stored env_var values, terminal method env): masked in what it prints. */
-  private readonly secretValues = new Set<string>();
 
   constructor(
-    private readonly agent: AgentDefinition,
-    private readonly settings: ControllerSettings,
+    agent: AgentDefinition,
+    settings: ControllerSettings,
     private readonly ports: AgentPorts,
+    options: SessionOptions = {},
   ) {
+    this.runtime = options.runtime ?? new AgentRuntime(agent, settings, ports);
+    this.ownsRuntime = options.runtime === undefined;
+    this.savedSessionId = options.sessionId;
+    this.savedTitle = options.title;
+    this.endpoint = this.makeEndpoint();
     this.status = { agentName: agent.name, phase: 'idle' };
     this.elicitations = new Elicitations(this.transcript, agent.name, ports.log);
     this.attachments = new PromptAttachments(
@@ -215,6 +122,22 @@ export class AgentController {
   get currentSessionId(): string | undefined {
     return this.sessionId;
   }
+  /** The agent's id of this conversation, open or not (what history and a window reload bring back). */
+  get agentSessionId(): string | undefined {
+    return this.savedSessionId;
+  }
+  get agentName(): string {
+    return this.agent.name;
+  }
+  /** The agent as its runtime runs it now (the host may update a stopped runtime's definition). */
+  private get agent(): AgentDefinition {
+    return this.runtime.agent;
+  }
+  /** What the session switcher calls it: the agent's title, else the first prompt. */
+  get label(): string {
+    const title = this.session.view.title ?? this.savedTitle ?? this.firstPrompt;
+    return title ? title.slice(0, 200) : 'New session';
+  }
   get agentInfo() {
     return this.running?.initialize;
   }
@@ -233,19 +156,14 @@ export class AgentController {
     return this.starting;
   }
 
-  /** A new session starts from an empty transcript (a restart keeps it: the user's history stays visible). */
-  async newSession(): Promise<void> {
-    // A form of the old session would have no entry left to answer it from.
-    this.elicitations.cancelAll();
-    this.transcript.clear();
-    if (!this.running) return this.start();
-    this.ports.terminals?.dispose?.();
-    await this.openSessionOrAuth(this.running);
-  }
-
-  /** A restart also sends what was queued while the agent was down. */
+  /**
+   * Restarts the agent's process (its other sessions hear of it and come back when next used),
+   * then brings this session back; a crashed agent is simply started again. A restart also
+   * sends what was queued while the agent was down.
+   */
   async restart(): Promise<void> {
-    await this.stop();
+    this.authAttempt = undefined;
+    if (this.running) await this.restartProcess();
     await this.start();
     void this.drain();
   }
@@ -258,6 +176,7 @@ export class AgentController {
     // Say so before sending: a prompt is not sent with context the agent cannot take.
     const attachments = this.attachments.take();
     if (!attachments) return Promise.resolve();
+    this.firstPrompt ??= text.replace(/\s+/g, ' ').trim();
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextPromptId++, text, attachments, settle: { resolve, reject } });
       this.publishQueue();
@@ -415,110 +334,152 @@ export class AgentController {
     respond({ outcome: { outcome: 'selected', optionId } });
   }
 
+  /** Ends this session's use of the agent (its own process, if it has one, stops too); it can be started again. */
   async stop(): Promise<void> {
     this.authAttempt = undefined;
-    await this.shutdown();
+    this.stops++;
+    if (this.ownsRuntime) return this.runtime.stop();
+    if (this.sessionId) this.runtime.detach(this.sessionId, this.endpoint);
+    this.agentStopped();
+    // A process that no session uses is not kept running.
+    if (!this.runtime.inUse) await this.runtime.stop();
   }
 
-  /** Stops the agent; a sign-in in progress (authAttempt) survives, for a restart that applies it. */
-  private async shutdown(): Promise<void> {
+  /** Closes the session for good: `session/close` when the agent advertises it; queued prompts are dropped. */
+  async close(): Promise<void> {
+    for (const queued of this.queue.splice(0)) queued.settle.resolve();
+    this.publishQueue();
+    if (this.sessionId) await this.runtime.close(this.sessionId, this.endpoint);
+    await this.stop();
+  }
+
+  /** A new process for the agent (its sessions are told); a sign-in in progress (authAttempt) survives. */
+  private async restartProcess(): Promise<void> {
     this.stops++;
-    const running = this.running;
+    await this.runtime.stop();
+    this.agentStopped();
+  }
+
+  /** What this session serves the agent, routed to it by the runtime. */
+  private makeEndpoint(): SessionEndpoint {
+    const { writeTextFile, terminals } = this.ports;
+    return {
+      onUpdate: (update) => {
+        if (!this.transcript.apply(update) && !this.session.apply(update) && update.sessionUpdate === 'unknown') {
+          this.ports.log.info(`Ignored session/update of unknown kind ${update.kind}`);
+        }
+      },
+      onPermission: (request) => {
+        const toolCallId = request.toolCall.toolCallId;
+        this.transcript.askPermission(request.toolCall, request.options);
+        return new Promise<RequestPermissionResponse>((resolve) => this.pendingPermissions.set(toolCallId, resolve));
+      },
+      onElicitation: (request) => this.elicitations.create(request),
+      readTextFile: (request) => this.ports.readTextFile(request),
+      writeTextFile: writeTextFile && ((request) => writeTextFile(request)),
+      terminals,
+      onAgentExit: (detail) => this.agentExited(detail),
+      onAgentStop: () => this.agentStopped(),
+    };
+  }
+
+  /** The process is gone on purpose: this session can be reopened. */
+  private agentStopped(): void {
+    const wasOpen = this.running !== undefined;
     this.running = undefined;
     this.sessionId = undefined;
     this.answerPendingPermissions();
     this.ports.terminals?.dispose?.();
-    if (!running) return;
-    running.connection.dispose();
-    await running.process.shutdown();
-    this.setStatus({ phase: 'idle', detail: undefined, authMethods: undefined });
+    if (wasOpen || this.status.phase !== 'crashed') this.setStatus({ phase: 'idle', detail: undefined, authMethods: undefined });
   }
 
-  /** The agent's launch spec, with the secrets stored for it (env_var sign-ins) laid over its env. */
-  private async launchSpec(): Promise<LaunchSpec> {
-    const spec = await this.agent.launch();
-    const stored = (await this.ports.storedSecrets?.(this.agent.name)) ?? {};
-    const names = Object.keys(stored);
-    if (names.length === 0) return spec;
-    // Names only: a value never reaches a log line.
-    this.ports.log.info(`Starting ${this.agent.name} with ${names.join(', ')} set from SecretStorage`);
-    for (const value of Object.values(stored)) this.secretValues.add(value);
-    return { ...spec, env: { ...spec.env, ...stored } };
+  /** The process crashed: the transcript and the header say how, and Restart brings the session back. */
+  private agentExited(detail: string): void {
+    this.running = undefined;
+    this.sessionId = undefined;
+    this.answerPendingPermissions();
+    this.ports.terminals?.dispose?.();
+    this.transcript.addError(detail);
+    this.setStatus({ phase: 'crashed', detail, authMethods: undefined });
   }
 
   private async doStart(): Promise<void> {
     this.setStatus({ phase: 'starting', detail: undefined, authMethods: undefined });
+    const stops = this.stops;
+    let running: RunningAgent;
     try {
-      const spec = await this.launchSpec();
-      const stops = this.stops;
-      this.mcpWarnings.clear();
-      const running = await startWithFallback(spec.args, this.agent.fallbackArgs ?? [], (args) => startAgent(
-        { ...spec, args: [...args] },
-        {
-          name: this.agent.name,
-          clientInfo: { name: 'acp-host', title: 'ACP Host', version: this.settings.clientVersion },
-          clientCapabilities: clientCapabilities(this.ports),
-          initializeTimeoutMs: this.settings.initializeTimeoutMs,
-          maxLineBytes: this.settings.maxLineBytes,
-          log: this.ports.log,
-          onTrace: (direction, message) => this.ports.onTrace(this.agent.name, direction, redactMcpSecrets(redactAuthEnv(message))),
-          onStderrLine: (line) => this.ports.log.info(`[${this.agent.name} stderr] ${this.scrub(line)}`),
-        },
-        (connection) => this.serve(connection),
-      ), (failed, next, error) => this.ports.log.warn(`${error.message.split('\n')[0]} Trying again with: ${commandLine(spec.command, next)} (instead of ${commandLine(spec.command, failed)}).`));
-      if (stops !== this.stops) {
-        // Stopped while it was starting (another agent was chosen): it must not live on unowned.
-        running.connection.dispose();
-        await running.process.shutdown();
-        return;
-      }
-      this.running = running;
-      void running.process.exited.then((exit) => {
-        if (this.running !== running) return; // we stopped it on purpose
-        this.running = undefined;
-        this.sessionId = undefined;
-        this.answerPendingPermissions();
-        this.ports.terminals?.dispose?.();
-        const tail = running.process.stderrTail.last(15);
-        const detail = this.scrub(`${this.agent.name} ${describeExit(exit)}.${tail.length ? `\nLast lines of its stderr:\n${tail.join('\n')}` : ''}`);
-        this.transcript.addError(detail);
-        this.setStatus({ phase: 'crashed', detail, authMethods: undefined });
-      });
+      running = await this.runtime.start();
+    } catch (error) {
+      // Already in words, with the exit code and stderr.
+      if (stops === this.stops) this.failStart((error as Error).message);
+      return;
+    }
+    if (stops !== this.stops) return; // stopped or closed meanwhile
+    this.running = running;
+    try {
       await this.openSessionOrAuth(running);
     } catch (error) {
-      const detail = this.scrub(startFailureDetail(this.agent.name, error, this.agent.notFoundHint));
-      this.ports.log.error(detail);
-      this.transcript.addError(detail);
-      this.setStatus({ phase: 'crashed', detail });
+      if (this.running !== running) return; // the crash report says why
+      this.failStart(this.runtime.scrub(startFailureDetail(this.agent.name, error, this.agent.notFoundHint)));
     }
   }
 
-  /** The state of the previous session goes; updates that arrive before the answer are kept. */
-  private async openSession(connection: AcpConnection): Promise<void> {
-    this.session.reset();
-    const mcpServers = await this.mcpServersFor();
-    const result = await connection.request(agentMethods.sessionNew, { cwd: this.settings.workspaceFolder, mcpServers });
-    this.sessionId = result.sessionId;
+  /**
+   * Opens the session on `running`: brings back the earlier conversation when there is one and
+   * the agent can (load or resume), else session/new. Updates that arrive before the answer are kept.
+   */
+  private async openSession(running: RunningAgent): Promise<void> {
+    const reopened = this.savedSessionId ? await this.reopen(running, this.savedSessionId) : undefined;
+    let result: NewSessionResponse | LoadSessionResponse | undefined = reopened;
+    let sessionId = this.savedSessionId;
+    if (!reopened) {
+      this.session.reset();
+      const created = await this.runtime.openNew(running, this.endpoint);
+      result = created;
+      sessionId = created.sessionId;
+    }
+    if (this.running !== running) return; // it crashed or was stopped meanwhile: its status says so
+    this.sessionId = sessionId;
+    this.savedSessionId = sessionId;
     this.authAttempt = undefined;
-    this.session.setInitial(result.modes, result.configOptions);
+    this.session.setInitial(result?.modes, result?.configOptions);
     this.setStatus({ phase: 'ready', detail: undefined, authMethods: undefined });
   }
 
-  /** acpHost.mcpServers minus what this agent cannot connect to; each skipped server is logged once per start. */
-  private async mcpServersFor(): Promise<McpServer[]> {
-    const configured = (await this.ports.mcpServers?.()) ?? [];
-    const capabilities = this.running?.initialize.agentCapabilities?.mcpCapabilities;
-    return selectMcpServers(configured, capabilities, (message) => {
-      if (this.mcpWarnings.has(message)) return;
-      this.mcpWarnings.add(message);
-      this.ports.log.warn(message);
-    });
+  /**
+   * session/resume keeps what the transcript shows; session/load replays the conversation, so
+   * it is used when the transcript is empty (history, a window reload) or resume is not offered.
+   * Returns undefined when the conversation cannot come back: the user is told, and a new session opens.
+   */
+  private async reopen(running: RunningAgent, sessionId: string): Promise<LoadSessionResponse | undefined> {
+    const features = sessionFeatures(running.initialize.agentCapabilities);
+    const resume = features.has('resume') && (this.transcript.entries.length > 0 || !features.has('load'));
+    const how = resume ? 'resume' : features.has('load') ? 'load' : undefined;
+    if (!how) {
+      this.savedSessionId = undefined;
+      this.transcript.addError(`${this.agent.name} cannot reopen a session (it offers neither session/load nor session/resume): what follows is a new session.`);
+      return undefined;
+    }
+    if (how === 'load') {
+      // The agent replays the whole conversation: what the transcript showed would be there twice.
+      this.elicitations.cancelAll();
+      this.transcript.clear();
+      this.session.reset();
+    }
+    try {
+      return await this.runtime.reopen(running, this.endpoint, sessionId, how);
+    } catch (error) {
+      if (isAuthRequired(error)) throw error;
+      this.savedSessionId = undefined;
+      this.transcript.addError(`${this.agent.name} could not ${how} the session: ${(error as Error).message}. What follows is a new session.`);
+      return undefined;
+    }
   }
 
-  /** session/new; "authentication required" with sign-in methods listed leads to the auth phase instead of an error. */
+  /** Opens the session; "authentication required" with sign-in methods listed leads to the auth phase instead of an error. */
   private async openSessionOrAuth(running: RunningAgent): Promise<void> {
     try {
-      await this.openSession(running.connection);
+      await this.openSession(running);
     } catch (error) {
       if (!isAuthRequired(error) || this.authMethods(running).length === 0) throw error;
       this.sessionId = undefined; // a new session is what waits for the sign-in
@@ -580,7 +541,7 @@ export class AgentController {
       this.authAttempt = attempt;
       if (method.type === 'env_var' || method.type === 'terminal') {
         // A fresh process picks up the new credentials; initialize and session/new run again.
-        await this.shutdown();
+        await this.restartProcess();
         this.authAttempt = attempt;
         await this.start();
       } else if (this.sessionId) {
@@ -614,7 +575,7 @@ export class AgentController {
       case 'terminal': {
         const spec = await this.agent.launch();
         const args = [...spec.args, ...(method.args ?? [])];
-        for (const value of Object.values(method.env ?? {})) this.secretValues.add(value);
+        for (const value of Object.values(method.env ?? {})) this.runtime.addSecret(value);
         this.ports.log.info(`Signing in to ${name}: running ${spec.command} ${args.join(' ')} in a terminal${method.env && Object.keys(method.env).length ? ` (with ${Object.keys(method.env).join(', ')} set)` : ''}`);
         const result = await this.ports.runLoginTerminal!({
           agentName: name,
@@ -635,47 +596,10 @@ export class AgentController {
     }
   }
 
-  /** An agent that prints a secret it was given (stderr, crash detail) does not get it into the log or the panel. */
-  private scrub(text: string): string {
-    let out = text;
-    for (const secret of this.secretValues) if (secret.length >= 6) out = out.split(secret).join('***');
-    return out;
-  }
-
   private failStart(detail: string): void {
     this.ports.log.error(detail);
     this.transcript.addError(detail);
     this.setStatus({ phase: 'crashed', detail, authMethods: undefined });
-  }
-
-  /** Handlers for what the agent calls; registered before initialize, since agents call early. */
-  private serve(connection: AcpConnection): void {
-    connection.onNotification(clientMethods.sessionUpdate, ({ update }) => {
-      // Updates for a session we have not registered yet (before the session/new answer) are kept too.
-      if (!this.transcript.apply(update) && !this.session.apply(update) && update.sessionUpdate === 'unknown') {
-        this.ports.log.info(`Ignored session/update of unknown kind ${update.kind}`);
-      }
-    });
-    connection.onRequest(clientMethods.sessionRequestPermission, (request) => {
-      const toolCallId = request.toolCall.toolCallId;
-      this.transcript.askPermission(request.toolCall, request.options);
-      return new Promise<RequestPermissionResponse>((resolve) => this.pendingPermissions.set(toolCallId, resolve));
-    });
-    if (this.ports.forms) {
-      connection.onRequest(clientMethods.elicitationCreate, (request) => this.elicitations.create(request));
-      // Follows URL-mode flows only, which are declined: nothing to do.
-      connection.onNotification(clientMethods.elicitationComplete, ({ elicitationId }) => this.ports.log.info(`Ignored elicitation/complete for ${elicitationId}`));
-    }
-    connection.onRequest(clientMethods.fsReadTextFile, async (request) => ({ content: await this.ports.readTextFile(request) }));
-    const { writeTextFile, terminals } = this.ports;
-    if (writeTextFile) connection.onRequest(clientMethods.fsWriteTextFile, async (request) => (await writeTextFile(request), {}));
-    if (terminals) {
-      connection.onRequest(clientMethods.terminalCreate, (request) => terminals.create(request));
-      connection.onRequest(clientMethods.terminalOutput, (request) => terminals.output(request));
-      connection.onRequest(clientMethods.terminalWaitForExit, (request) => terminals.waitForExit(request));
-      connection.onRequest(clientMethods.terminalKill, async (request) => (await terminals.kill(request), {}));
-      connection.onRequest(clientMethods.terminalRelease, async (request) => (await terminals.release(request), {}));
-    }
   }
 
   /** Also answers every open elicitation form `cancel` (the turn ended, was cancelled, or the agent went away). */

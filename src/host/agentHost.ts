@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
 import { AgentController } from './agentController';
+import type { SessionOptions } from './agentController';
+import type { AgentDefinition, AgentPorts } from './agentPorts';
+import { AgentRuntime } from './agentRuntime';
 import { baseEnv, controllerSettings, defaultAgentName, listAgents, mcpServers } from './agentConfig';
 import type { AgentChoice } from './agentConfig';
 import { AgentViewProvider } from './agentView';
@@ -13,12 +16,17 @@ import { Logs } from './logs';
 import { openLink, openLocation } from './openers';
 import { TerminalPort } from './terminalPort';
 import { EditReviewer } from './review/editReviewer';
+import { pickFromHistory } from './sessionHistory';
+import type { HistoryEntry } from './sessionHistory';
+import { SessionStore } from './sessionStore';
+import { SessionTabs } from './sessionTabs';
+import type { Tab } from './sessionTabs';
 import type { StatusView, ViewToHost } from '../webview-protocol/messages';
 import type { FeedSource } from './viewFeed';
 
 /**
- * The extension's long-lived state: logs, the view, and the controller of the current agent.
- * Replacing the agent disposes only what belonged to the old one.
+ * The extension's long-lived state: logs, the view, and the open sessions (SessionTabs), one of
+ * which the panel shows. The panel, the review and follow-the-agent follow the shown session.
  */
 export class AgentHost implements vscode.Disposable {
   readonly logs = new Logs();
@@ -44,28 +52,55 @@ export class AgentHost implements vscode.Disposable {
   });
   private readonly configWatch = vscode.workspace.onDidChangeConfiguration((event) => {
     // The panel's agent picker lists what is configured now.
-    if (event.affectsConfiguration('acpHost.agents')) this.view.attach(this.withAgentNames(this.current));
+    if (event.affectsConfiguration('acpHost.agents')) this.view.attach(this.feedSource(this.current));
     if (!event.affectsConfiguration('acpHost.followAgent')) return;
     this.follower.setEnabled(followSetting());
-    this.current.session.setFollow(followSetting());
+    for (const tab of this.tabs.all) tab.controller.session.setFollow(followSetting());
   });
+  private readonly store: SessionStore;
+  readonly tabs: SessionTabs;
   private current!: AgentController;
 
   constructor(private readonly extension: vscode.ExtensionContext) {
     this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m));
     this.view = new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel);
-    this.use(this.createController(this.pickAgent()));
+    this.store = new SessionStore(extension.workspaceState);
+    this.tabs = new SessionTabs(
+      { runtime: (agent) => this.createRuntime(agent), session: (agent, runtime, options) => this.createController(agent, runtime, options) },
+      this.store,
+    );
+    this.show(this.restoreTabs());
   }
 
-  /** Everything that follows the current agent follows this one from now on. */
-  private use(controller: AgentController): void {
-    // The prompt's attachments are the user's: they follow to the new agent (and are checked against it).
-    if (this.current) controller.adoptAttachments(this.current);
+  /**
+   * The tabs open when the window last closed come back (each reopens its conversation with
+   * session/load or session/resume when it starts); without any, a new session with the default agent.
+   */
+  private restoreTabs(): Tab {
+    const { tabs, shown } = this.store.openTabs();
+    let shownTab: Tab | undefined;
+    for (const record of tabs) {
+      const agent = this.agentChoices().find((a) => a.name === record.agentName);
+      if (!agent) continue; // no longer configured: it stays in the history
+      const tab = this.tabs.open(agent, { sessionId: record.sessionId, title: record.title || undefined });
+      if (shown && shown.agentName === record.agentName && shown.sessionId === record.sessionId) shownTab = tab;
+    }
+    return shownTab ?? this.tabs.all[0] ?? this.tabs.open(this.pickAgent());
+  }
+
+  /** Everything that follows the shown session follows this one from now on. */
+  private show(tab: Tab): void {
+    const controller = tab.controller;
+    // The prompt's attachments are the user's: they follow to the session shown next (and are checked against its agent).
+    if (this.current && this.current !== controller) controller.adoptAttachments(this.current);
     this.current = controller;
+    this.tabs.show(tab.key);
     controller.session.setFollow(followSetting());
-    this.view.attach(this.withAgentNames(controller));
+    this.view.attach(this.feedSource(controller));
     this.reviewer.attach(controller);
     this.follower.attach(controller.transcript);
+    // A session brought back from before a reload shows its conversation without waiting for a prompt.
+    if (controller.agentSessionId && controller.currentStatus.phase === 'idle' && vscode.workspace.isTrusted) void this.startShown();
   }
 
   /** @-mention: the chosen files and folders become attachments of the prompt being composed. */
@@ -89,19 +124,24 @@ export class AgentHost implements vscode.Disposable {
   }
 
   /**
-   * The controller as the panel sees it: its status carries the names of the agents to pick from
-   * (host knowledge, not the controller's).
+   * The shown session as the panel sees it: its status carries the agents to pick from and the
+   * open sessions (host knowledge, not the controller's), and changes with either.
    */
-  private withAgentNames(controller: AgentController): FeedSource {
+  private feedSource(controller: AgentController): FeedSource {
     const agents = listAgents(this.extension.extensionPath, () => undefined).map((a) => a.name);
-    const status = (): StatusView => ({ ...controller.currentStatus, agents });
+    const key = this.tabs.all.find((t) => t.controller === controller)?.key;
+    const status = (): StatusView => ({ ...controller.currentStatus, agents, sessions: this.tabs.views(), sessionKey: key });
     return {
       transcript: controller.transcript,
       session: controller.session,
       get currentStatus() {
         return status();
       },
-      onStatus: (listener) => controller.onStatus(() => listener(status())),
+      onStatus: (listener) => {
+        const offTabs = this.tabs.onChange(() => listener(status()));
+        const offStatus = controller.onStatus(() => listener(status()));
+        return () => (offTabs(), offStatus());
+      },
     };
   }
 
@@ -111,8 +151,8 @@ export class AgentHost implements vscode.Disposable {
   }
 
   /**
-   * Switches to the agent named `name` and starts it (the panel's picker, ACP: Choose Agent…);
-   * the choice is remembered as acpHost.defaultAgent.
+   * Opens a session with the agent named `name` and starts it (the panel's picker, ACP: Choose
+   * Agent…); the choice is remembered as acpHost.defaultAgent.
    */
   async chooseAgent(name: string): Promise<void> {
     if (!this.agentChoices().some((a) => a.name === name)) throw new Error(`No agent named "${name}" is configured.`);
@@ -121,21 +161,87 @@ export class AgentHost implements vscode.Disposable {
     await this.startAgent(name);
   }
 
-  /** Starts the default agent (or `name`); a configuration change since the last start takes effect here. */
+  /**
+   * Shows a session with the default agent (or `name`) and starts it. Another agent gets a new
+   * session, which takes the place of the shown one if nothing was said in it yet; the other
+   * sessions stay open in the switcher.
+   */
   async startAgent(name?: string): Promise<void> {
+    const wanted = this.pickAgent(name);
+    if (wanted.name !== this.current.agentName) {
+      const unused = this.tabs.shown;
+      this.show(this.tabs.open(wanted));
+      if (unused && isUnused(unused.controller)) await this.tabs.close(unused.key);
+    }
+    await this.startShown();
+  }
+
+  /** Starts the shown session (with the agent's definition as configured now). */
+  private async startShown(): Promise<void> {
     if (!vscode.workspace.isTrusted) {
       this.startWhenTrusted = true;
       void vscode.window.showWarningMessage('ACP Host starts agents only in a trusted workspace.');
       return;
     }
-    const wanted = this.pickAgent(name);
-    if (wanted.name !== this.current.currentStatus.agentName) {
-      // Switch first, then stop the old one: a second switch meanwhile then stops this new one (never leaks it).
-      const previous = this.current;
-      this.use(this.createController(wanted));
-      await previous.stop();
-    }
+    const configured = this.agentChoices().find((a) => a.name === this.current.agentName);
+    // A configuration change since the last start takes effect when the process starts again.
+    if (configured) this.tabs.runtimeFor(configured);
     await this.current.start();
+  }
+
+  /** A new session with the shown session's agent, shown and started. */
+  async newSession(): Promise<void> {
+    const agent = this.agentChoices().find((a) => a.name === this.current.agentName) ?? this.pickAgent();
+    this.show(this.tabs.open(agent));
+    await this.startShown();
+  }
+
+  /** Closes a session (the shown one by default); the panel shows another, or a new one when none is left. */
+  async closeSession(key = this.tabs.shown?.key): Promise<void> {
+    if (!key) return;
+    const agentName = this.tabs.get(key)?.controller.agentName;
+    const next = await this.tabs.close(key);
+    if (next) this.show(next);
+    else if (this.tabs.all.length === 0) this.show(this.tabs.open(this.agentChoices().find((a) => a.name === agentName) ?? this.pickAgent()));
+  }
+
+  /** Shows an open session. */
+  switchSession(key: string): void {
+    const tab = this.tabs.get(key);
+    if (tab) this.show(tab);
+  }
+
+  /** ACP: Session History…: a past session opens in its own tab (or the tab it is open in is shown). */
+  async openFromHistory(): Promise<void> {
+    const runtime = this.current.runtime;
+    if (!runtime.current && runtime.agent.name === this.current.agentName) await this.startShown();
+    const entry = await pickFromHistory({
+      runtime: runtime.features.has('list') ? runtime : undefined,
+      store: this.store,
+      remove: (e) => this.deleteSession(e),
+    });
+    if (entry) await this.openSession(entry);
+  }
+
+  /** Shows a past session: the tab it is open in, or a new tab that loads it. */
+  async openSession(entry: HistoryEntry): Promise<void> {
+    const open = this.tabs.find(entry);
+    if (open) return this.show(open);
+    const agent = this.agentChoices().find((a) => a.name === entry.agentName);
+    if (!agent) throw new Error(`The agent "${entry.agentName}" of that session is no longer configured.`);
+    const unused = this.tabs.shown;
+    this.show(this.tabs.open(agent, { sessionId: entry.sessionId, title: entry.title || undefined }));
+    if (unused && isUnused(unused.controller)) await this.tabs.close(unused.key);
+    await this.startShown();
+  }
+
+  /** session/delete when the agent offers it (its tab closes first), and it leaves the history. */
+  private async deleteSession(entry: HistoryEntry): Promise<void> {
+    const open = this.tabs.find(entry);
+    if (open) await this.closeSession(open.key);
+    const runtime = this.tabs.runtimeFor(this.agentChoices().find((a) => a.name === entry.agentName) ?? this.current.runtime.agent);
+    if (runtime.agent.name === entry.agentName && runtime.current && runtime.features.has('delete')) await runtime.delete(entry.sessionId);
+    await this.store.forget(entry);
   }
 
   /** What the user did in the panel (already validated). Public for the integration tests. */
@@ -143,7 +249,7 @@ export class AgentHost implements vscode.Disposable {
     const run = async () => {
       switch (intent.type) {
         case 'start':
-          return this.startAgent();
+          return this.startShown();
         case 'authenticate':
           return this.current.authenticate(intent.methodId);
         case 'chooseAgent':
@@ -151,7 +257,7 @@ export class AgentHost implements vscode.Disposable {
         case 'restart':
           return this.current.restart();
         case 'prompt':
-          if (this.current.currentStatus.phase === 'idle') await this.startAgent();
+          if (this.current.currentStatus.phase === 'idle') await this.startShown();
           return this.current.prompt(intent.text);
         case 'unqueue':
           return this.current.unqueue(intent.id);
@@ -193,9 +299,17 @@ export class AgentHost implements vscode.Disposable {
           return this.current.detach(intent.id);
         case 'attachImage':
           // Started first, so an agent without image support refuses it now, not at send time.
-          if (this.current.currentStatus.phase === 'idle') await this.startAgent();
+          if (this.current.currentStatus.phase === 'idle') await this.startShown();
           this.current.attach({ kind: 'image', name: intent.name, mimeType: intent.mimeType, data: intent.data });
           return;
+        case 'switchSession':
+          return this.switchSession(intent.key);
+        case 'newSession':
+          return this.newSession();
+        case 'closeSession':
+          return this.closeSession(intent.key);
+        case 'sessionHistory':
+          return this.openFromHistory();
         case 'attachRefused':
           return this.current.noteAttachment(`${intent.name} was not attached: ${ATTACH_REFUSALS[intent.reason]}`);
       }
@@ -214,18 +328,32 @@ export class AgentHost implements vscode.Disposable {
     return agent ?? agents[0];
   }
 
-  private createController(agent: AgentChoice): AgentController {
-    const version = String(this.extension.extension.packageJSON.version ?? '0.0.0');
-    const settings = controllerSettings(version);
+  private settings() {
+    return controllerSettings(String(this.extension.extension.packageJSON.version ?? '0.0.0'));
+  }
+
+  /** The agent's process; its ports say what every session on it serves (they are routed to each session's own). */
+  private createRuntime(agent: AgentDefinition): AgentRuntime {
+    return new AgentRuntime(agent, this.settings(), this.ports(undefined, this.settings().workspaceFolder));
+  }
+
+  private createController(agent: AgentDefinition, runtime: AgentRuntime, options: SessionOptions): AgentController {
+    const settings = this.settings();
     // The port exists before the controller whose transcript shows its output: bound late.
     let controller: AgentController | undefined;
+    controller = new AgentController(agent, settings, this.ports(() => controller, settings.workspaceFolder), { ...options, runtime });
+    return controller;
+  }
+
+  /** What a session (or, without `owner`, its agent's runtime) gets from VS Code. */
+  private ports(owner: (() => AgentController | undefined) | undefined, workspaceFolder: string): AgentPorts {
     const terminals = new TerminalPort({
       baseEnv,
-      workspaceFolder: settings.workspaceFolder,
+      workspaceFolder,
       log: this.logs.connectionLog,
-      onUpdate: (terminalId, state) => controller?.transcript.updateTerminal(terminalId, state),
+      onUpdate: (terminalId, state) => owner?.()?.transcript.updateTerminal(terminalId, state),
     });
-    controller = new AgentController(agent, settings, {
+    return {
       readTextFile: (request) => readTextFile(request, this.logs.connectionLog),
       writeTextFile: (request) => writeTextFile(request, this.logs.connectionLog, (uri) => this.reviewer.beforeWrite(uri)),
       terminals,
@@ -238,8 +366,7 @@ export class AgentHost implements vscode.Disposable {
       readForEmbed,
       // The panel renders elicitation forms.
       forms: true,
-    });
-    return controller;
+    };
   }
 
   /** A stored secret is never sent in ACP messages; should an agent echo it, the trace masks it. */
@@ -255,9 +382,14 @@ export class AgentHost implements vscode.Disposable {
     this.follower.dispose();
     this.configWatch.dispose();
     this.trustWatch.dispose();
-    void this.current.stop();
+    void this.tabs.dispose();
     this.logs.dispose();
   }
+}
+
+/** A session nothing was said in yet: replacing it loses nothing. */
+function isUnused(controller: AgentController): boolean {
+  return controller.transcript.entries.length === 0 && controller.session.view.queue.length === 0;
 }
 
 function followSetting(): boolean {

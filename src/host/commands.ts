@@ -6,7 +6,9 @@ export function registerCommands(host: AgentHost): vscode.Disposable[] {
   const table: Record<string, () => unknown> = {
     'acpHost.startAgent': () => host.startAgent(),
     'acpHost.chooseAgent': () => chooseAgent(host),
-    'acpHost.newSession': () => host.controller.newSession(),
+    'acpHost.newSession': () => host.newSession(),
+    'acpHost.sessionHistory': () => host.openFromHistory(),
+    'acpHost.closeSession': () => host.closeSession(),
     'acpHost.cancelTurn': () => host.controller.cancel(),
     'acpHost.restartAgent': () => host.controller.restart(),
     'acpHost.showLog': () => host.logs.channel.show(),
@@ -18,7 +20,7 @@ export function registerCommands(host: AgentHost): vscode.Disposable[] {
   return Object.entries(table).map(([id, run]) => vscode.commands.registerCommand(id, run));
 }
 
-/** ACP: Choose Agent…: every agent with its command line; the pick is switched to, started and remembered. */
+/** ACP: Choose Agent…: every agent with its command line; a session with the pick is opened, started and remembered. */
 async function chooseAgent(host: AgentHost): Promise<void> {
   const current = host.controller.currentStatus.agentName;
   const items = host.agentChoices().map((agent) => ({

@@ -16,7 +16,7 @@ import type {
   WaitForTerminalExitRequest,
 } from '../protocol';
 import { ErrorCodes } from '../protocol/errors';
-import type { TerminalPort as TerminalPortContract } from './agentController';
+import type { TerminalPort as TerminalPortContract } from './agentPorts';
 import { RpcError, resolveWorkspacePath } from './workspacePaths';
 
 export interface TerminalPortOptions {

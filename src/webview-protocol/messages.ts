@@ -12,17 +12,33 @@ export const AuthMethodViewSchema = z.object({
 });
 export type AuthMethodView = z.infer<typeof AuthMethodViewSchema>;
 
+const PhaseSchema = z.enum(['idle', 'starting', 'ready', 'prompting', 'crashed', 'auth']);
+
+/** One of the open sessions, for the panel's session switcher. */
+export const SessionTabViewSchema = z.object({
+  /** The host's key for it (stable while it is open; not the agent's session id). */
+  key: z.string().max(200),
+  /** The agent's title for it, or what the host made of its first prompt. */
+  label: z.string().max(500),
+  agentName: z.string(),
+  phase: PhaseSchema,
+});
+export type SessionTabView = z.infer<typeof SessionTabViewSchema>;
+
 /** Where the agent and its session stand, for the panel's header and buttons. */
 export const StatusViewSchema = z.object({
   agentName: z.string(),
   /** `auth`: the agent answered "authentication required" (-32000); the panel offers `authMethods`. */
-  phase: z.enum(['idle', 'starting', 'ready', 'prompting', 'crashed', 'auth']),
+  phase: PhaseSchema,
   /** The crash or start failure, with exit code and stderr tail, when phase is crashed (or why a sign-in failed, in auth). */
   detail: z.string().optional(),
   /** The sign-in choices the agent listed in `initialize`, when phase is auth. Names only: never a secret. */
   authMethods: z.array(AuthMethodViewSchema).optional(),
   /** The agents the user can switch to, in the picker's order (names; the host adds them). */
   agents: z.array(z.string()).optional(),
+  /** The open sessions, in the switcher's order, and which one the panel shows (the host adds them). */
+  sessions: z.array(SessionTabViewSchema).optional(),
+  sessionKey: z.string().max(200).optional(),
 });
 export type StatusView = z.infer<typeof StatusViewSchema>;
 
@@ -85,7 +101,12 @@ export const ViewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('reviewUndo'), path: z.string().optional() }),
   /** Follow the agent's tool call locations in the editor, or stop. */
   z.object({ type: z.literal('setFollow'), enabled: z.boolean() }),
-  /** Switch to another agent (by name) and start it; it becomes the default agent. */
+  /** The session switcher: show another open session, open a new one (current agent), close one (the shown one without a key), or pick one from the history. */
+  z.object({ type: z.literal('switchSession'), key: z.string().max(200) }),
+  z.object({ type: z.literal('newSession') }),
+  z.object({ type: z.literal('closeSession'), key: z.string().max(200).optional() }),
+  z.object({ type: z.literal('sessionHistory') }),
+  /** Open a new session with another agent (by name) and start it; it becomes the default agent. */
   z.object({ type: z.literal('chooseAgent'), name: z.string().min(1).max(200) }),
   /** Context for the next prompt: pick files and folders (the host's QuickPick), add the editor's selection, remove one. */
   z.object({ type: z.literal('mention') }),

@@ -2,7 +2,7 @@ import { formatCost, formatCount, formatTokens } from './format';
 import type { SessionView, StatusView } from './protocol';
 import type { Layout } from './layout';
 
-const PHASE_WORDS: Record<StatusView['phase'], string> = {
+export const PHASE_WORDS: Record<StatusView['phase'], string> = {
   idle: 'not started',
   starting: 'starting…',
   ready: 'ready',

@@ -5,6 +5,11 @@ export interface Layout {
   app: HTMLElement;
   /** select#agent: which agent the panel runs (hidden until the host lists agents). */
   agent: HTMLSelectElement;
+  /** select#session and its buttons: the open sessions (hidden until the host lists them). */
+  session: HTMLSelectElement;
+  newSession: HTMLButtonElement;
+  closeSession: HTMLButtonElement;
+  history: HTMLButtonElement;
   status: HTMLElement;
   title: HTMLElement;
   usage: HTMLElement;
@@ -42,6 +47,10 @@ export function buildLayout(app: HTMLElement): Layout {
   const ui: Layout = {
     app,
     agent: withId(h('select'), 'agent', true),
+    session: withId(h('select'), 'session', true),
+    newSession: withId(iconButton('', 'New session', 'add'), 'new-session'),
+    closeSession: withId(iconButton('', 'Close session', 'close'), 'close-session', true),
+    history: withId(iconButton('', 'Session history', 'history'), 'history'),
     status,
     title: withId(h('span'), 'title', true),
     usage: withId(h('span'), 'usage', true),
@@ -65,6 +74,7 @@ export function buildLayout(app: HTMLElement): Layout {
   };
 
   ui.agent.setAttribute('aria-label', 'Agent');
+  ui.session.setAttribute('aria-label', 'Session');
   ui.transcript.setAttribute('aria-live', 'polite');
   ui.queue.setAttribute('aria-label', 'Queued prompts');
   ui.attachments.setAttribute('aria-label', 'Attached to the prompt');
@@ -81,8 +91,11 @@ export function buildLayout(app: HTMLElement): Layout {
   ui.send.title = 'Send (Enter)';
   ui.stop.title = 'Stop the turn';
 
+  // The switcher and its buttons wrap as one: in a narrow sidebar they take a line of their own.
+  const sessions = h('div', 'sessions');
+  sessions.append(ui.session, ui.newSession, ui.closeSession, ui.history);
   const header = h('header', 'bar');
-  header.append(ui.agent, ui.status, ui.title, ui.usage, ui.follow, ui.start, ui.restart);
+  header.append(ui.agent, sessions, ui.status, ui.title, ui.usage, ui.follow, ui.start, ui.restart);
 
   const input = h('div', 'input');
   const toolbar = h('div', 'toolbar');

@@ -10,6 +10,7 @@ import { Presentation } from './presentation';
 import { HostToViewSchema } from './protocol';
 import { Queue } from './queue';
 import { Review } from './review';
+import { SessionSwitcher } from './sessionSwitcher';
 import { Mirror } from './state';
 import { Transcript } from './transcript';
 import { post } from './vscode';
@@ -30,6 +31,7 @@ const pickers = new Pickers(ui.pickers);
 const queue = new Queue(ui.queue);
 const attachments = new Attachments(ui.attachments, ui.attachmentNotice);
 const agentPicker = new AgentPicker(ui.agent);
+const sessionSwitcher = new SessionSwitcher(ui);
 const review = new Review(ui.review);
 const authPanel = new AuthPanel(ui.auth);
 ui.start.addEventListener('click', () => post({ type: 'start' }));
@@ -52,6 +54,7 @@ function flush(): void {
     renderStatus(ui, mirror.status);
     authPanel.render(mirror.status);
     agentPicker.render(mirror.status);
+    sessionSwitcher.render(mirror.status);
     composer.renderStatus(mirror.status);
   }
   if (changes.session) {

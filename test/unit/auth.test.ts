@@ -8,8 +8,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { AgentController, clientCapabilities } from '../../src/host/agentController';
-import type { AgentPorts, LoginTerminalSpec } from '../../src/host/agentController';
+import { AgentController } from '../../src/host/agentController';
+import { clientCapabilities } from '../../src/host/agentPorts';
+import type { AgentPorts, LoginTerminalSpec } from '../../src/host/agentPorts';
 import { currentEnv } from '../../src/agent/environment';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');

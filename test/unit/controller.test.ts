@@ -3,14 +3,16 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { AgentController, clientCapabilities } from '../../src/host/agentController';
+import { AgentController } from '../../src/host/agentController';
+import type { SessionOptions } from '../../src/host/agentController';
+import { clientCapabilities } from '../../src/host/agentPorts';
 import { currentEnv } from '../../src/agent/environment';
 import { specMessageErrors } from './helpers/officialSchema';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
 const silent = { info() {}, warn() {}, error() {} };
 
-function controller(fixture: string, env: Record<string, string> = {}): AgentController {
+function controller(fixture: string, env: Record<string, string> = {}, options?: SessionOptions): AgentController {
   return new AgentController(
     {
       name: 'Fake',
@@ -18,6 +20,7 @@ function controller(fixture: string, env: Record<string, string> = {}): AgentCon
     },
     { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },
     { readTextFile: async () => 'x', log: silent, onTrace: () => undefined },
+    options,
   );
 }
 
@@ -81,7 +84,7 @@ test('state sent before the session/new answer and between turns is kept; a mode
   }
 });
 
-test('prompts sent during a turn queue in order and can be dropped; a new session clears the transcript', async () => {
+test('prompts sent during a turn queue in order and can be dropped; a second session on the same process starts empty', async () => {
   const c = controller('well-behaved.js', { FAKE_CHUNKS: '20', FAKE_CHUNK_DELAY_MS: '5' });
   try {
     await c.start();
@@ -90,9 +93,12 @@ test('prompts sent during a turn queue in order and can be dropped; a new sessio
     c.unqueue(c.session.view.queue[0].id);
     await Promise.all(turns);
     assert.deepEqual(c.transcript.entries.filter((e) => e.kind === 'user').map((e) => e.kind === 'user' && e.text), ['one', 'three']);
-    await c.newSession();
-    assert.equal(c.transcript.entries.length, 0);
-    assert.equal(c.currentStatus.phase, 'ready');
+    const second = controller('well-behaved.js', {}, { runtime: c.runtime });
+    await second.start();
+    assert.equal(second.transcript.entries.length, 0);
+    assert.equal(second.currentStatus.phase, 'ready');
+    assert.equal(second.runtime.current?.process.pid, c.runtime.current?.process.pid, 'one process for both');
+    assert.notEqual(second.currentSessionId, c.currentSessionId);
   } finally {
     await c.stop();
   }

@@ -60,11 +60,24 @@ describe('manifest', () => {
     assert.ok(existsSync(path.join(REPO, container.icon)));
   });
 
-  test('the six commands, all in the ACP category', () => {
+  test('the commands, all in the ACP category', () => {
     const commands = manifest.contributes.commands as { command: string; category: string }[];
     assert.deepEqual(
       commands.map((c) => c.command).sort(),
-      ['acpHost.addSelection', 'acpHost.cancelTurn', 'acpHost.chooseAgent', 'acpHost.copyTrace', 'acpHost.forgetSecrets', 'acpHost.newSession', 'acpHost.restartAgent', 'acpHost.showLog', 'acpHost.showTrace', 'acpHost.startAgent'],
+      [
+        'acpHost.addSelection',
+        'acpHost.cancelTurn',
+        'acpHost.chooseAgent',
+        'acpHost.closeSession',
+        'acpHost.copyTrace',
+        'acpHost.forgetSecrets',
+        'acpHost.newSession',
+        'acpHost.restartAgent',
+        'acpHost.sessionHistory',
+        'acpHost.showLog',
+        'acpHost.showTrace',
+        'acpHost.startAgent',
+      ],
     );
     for (const c of commands) assert.equal(c.category, 'ACP');
   });

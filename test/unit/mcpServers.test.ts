@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { currentEnv } from '../../src/agent/environment';
 import { AgentController } from '../../src/host/agentController';
+import type { AgentRuntime } from '../../src/host/agentRuntime';
 import { buildMcpServers, parseMcpServerSettings, redactMcpSecrets, resolveCommand, selectMcpServers, toMcpServer } from '../../src/host/mcpServers';
 import type { McpServer } from '../../src/protocol';
 import { specMessageErrors } from './helpers/officialSchema';
@@ -131,7 +132,7 @@ function recordingLog() {
   return { lines, log: { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) } };
 }
 
-function controller(capabilities: object, log: ReturnType<typeof recordingLog>['log'], traces: unknown[] = []): AgentController {
+function controller(capabilities: object, log: ReturnType<typeof recordingLog>['log'], traces: unknown[] = [], runtime?: AgentRuntime): AgentController {
   return new AgentController(
     {
       name: 'Fake',
@@ -144,6 +145,7 @@ function controller(capabilities: object, log: ReturnType<typeof recordingLog>['
     },
     { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },
     { readTextFile: async () => 'x', log, mcpServers: async () => EXPECTED, onTrace: (_name, _direction, message) => traces.push(message) },
+    { runtime },
   );
 }
 
@@ -170,9 +172,8 @@ test('controller: session/new carries the configured servers; http and sse are s
     assert.equal(skipped.length, 2);
     assert.ok(!lines.some((l) => l.includes(SECRET)), 'no secret in the log');
 
-    // A new session in the same start sends them again, without warning again.
-    await c.newSession();
-    const all = await sessionNewParams(c);
+    // A second session on the same process sends them again, without warning again.
+    const all = await sessionNewParams(controller({ mcpCapabilities: { http: false } }, log, traces, c.runtime));
     assert.equal(all.length, 2);
     assert.deepEqual(all[1].mcpServers, EXPECTED.slice(0, 2));
     assert.equal(lines.filter((l) => l.startsWith('Skipped MCP server')).length, 2, 'once per start');

@@ -9,7 +9,7 @@ import { AgentStartError } from '../../src/agent/launch';
 import type { StartFailure } from '../../src/agent/launch';
 import { currentEnv } from '../../src/agent/environment';
 import { AgentController } from '../../src/host/agentController';
-import type { AgentDefinition } from '../../src/host/agentController';
+import type { AgentDefinition } from '../../src/host/agentPorts';
 import { agentPresets, commandLine, notFoundHint, shouldTryFallback, startFailureDetail, startWithFallback } from '../../src/host/presets';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');

@@ -1,0 +1,106 @@
+import type { ConnectionLog, TraceDirection } from '../agent/connection';
+import type { LaunchSpec } from '../agent/process';
+import type {
+  ClientCapabilities,
+  CreateTerminalRequest,
+  CreateTerminalResponse,
+  KillTerminalRequest,
+  McpServer,
+  ReadTextFileRequest,
+  ReleaseTerminalRequest,
+  TerminalExitStatus,
+  TerminalOutputRequest,
+  TerminalOutputResponse,
+  WaitForTerminalExitRequest,
+  WriteTextFileRequest,
+} from '../protocol';
+import type { EmbedReader } from '../session/attachments';
+
+// What the agent layer (runtime and sessions) needs from VS Code, as plain functions and data,
+// so that neither imports `vscode` and both run in unit tests with fakes.
+
+/** The five `terminal/*` methods; `terminal: true` is advertised only when a port serves them all. */
+export interface TerminalPort {
+  create(request: CreateTerminalRequest): Promise<CreateTerminalResponse>;
+  output(request: TerminalOutputRequest): Promise<TerminalOutputResponse>;
+  waitForExit(request: WaitForTerminalExitRequest): Promise<TerminalExitStatus>;
+  kill(request: KillTerminalRequest): Promise<void>;
+  release(request: ReleaseTerminalRequest): Promise<void>;
+  /** Kills every terminal still running: the session or the agent ended (ACP §14.11). */
+  dispose?(): void;
+}
+
+/**
+ * A `terminal` auth method, ready to run: the agent's own command and launch config with the
+ * method's args added and its env laid over (ACP §6). `env` may hold secrets: never log it.
+ */
+export interface LoginTerminalSpec {
+  agentName: string;
+  methodName: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/** How the login command ended: exit code 0 is success; `undefined` = closed, killed or cancelled. */
+export interface LoginTerminalResult {
+  exitCode: number | undefined;
+}
+
+/**
+ * What the controller needs from VS Code, as plain functions, so it has no `vscode` import.
+ * Optional ports are capabilities: what is absent is not advertised (ACP §14.3).
+ */
+export interface AgentPorts {
+  readTextFile(request: ReadTextFileRequest): Promise<string>;
+  writeTextFile?(request: WriteTextFileRequest): Promise<void>;
+  terminals?: TerminalPort;
+  log: ConnectionLog;
+  onTrace(agentName: string, direction: TraceDirection, message: unknown): void;
+  /**
+   * `env_var` auth (a client-side extension): asks the user for the value of `varName` (a
+   * password box) and stores it; `undefined` when the user cancelled. Without it (and
+   * `storedSecrets`) such methods are not offered.
+   */
+  askSecret?(agentName: string, varName: string, prompt: string): Promise<string | undefined>;
+  /** The values stored by askSecret for this agent, laid over its env on every start ("ask once"). */
+  storedSecrets?(agentName: string): Promise<Record<string, string>>;
+  /** `terminal` auth: runs the login command in a real terminal; `auth.terminal` is advertised only with it. */
+  runLoginTerminal?(spec: LoginTerminalSpec): Promise<LoginTerminalResult>;
+  /** The MCP servers to pass in session/new (acpHost.mcpServers), read for each new session. */
+  mcpServers?(): Promise<McpServer[]>;
+  /** The text of an attached file for an embedded `resource` (open buffer first); without it files are sent as links. */
+  readForEmbed?: EmbedReader;
+  /** The panel shows `elicitation/create` forms (answered through `answerElicitation`); form mode is advertised only with it. */
+  forms?: boolean;
+}
+
+export interface AgentDefinition {
+  name: string;
+  launch: () => Promise<LaunchSpec>;
+  /** Argument lists tried in turn when `launch()`'s args start a program that exits during initialize (presets.ts). */
+  fallbackArgs?: string[][];
+  /** Said after "command not found": how to install it, or where it is configured. */
+  notFoundHint?: string;
+}
+
+export interface ControllerSettings {
+  initializeTimeoutMs: number;
+  maxLineBytes: number;
+  workspaceFolder: string;
+  clientVersion: string;
+}
+
+/** Exactly what these ports serve; an agent must not be promised more (ACP §14.3). */
+export function clientCapabilities(ports: AgentPorts): ClientCapabilities {
+  return {
+    fs: { readTextFile: true, writeTextFile: ports.writeTextFile !== undefined },
+    terminal: ports.terminals !== undefined,
+    ...(ports.runLoginTerminal ? { auth: { terminal: true } } : {}),
+    // Form mode only (`{}` alone would advertise no mode, ACP §5); URL mode requests are declined.
+    ...(ports.forms ? { elicitation: { form: {} } } : {}),
+    // The panel renders boolean config options as checkboxes.
+    session: { configOptions: { boolean: {} } },
+  };
+}

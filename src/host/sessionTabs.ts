@@ -1,0 +1,148 @@
+import type { AgentController, SessionOptions } from './agentController';
+import type { AgentDefinition } from './agentPorts';
+import type { AgentRuntime } from './agentRuntime';
+import type { SessionRef, SessionStore } from './sessionStore';
+import type { SessionTabView } from '../webview-protocol/messages';
+
+/** One open session; `key` is ours (stable while open), the agent's id comes when it opens. */
+export interface Tab {
+  readonly key: string;
+  readonly controller: AgentController;
+}
+
+export interface TabFactories {
+  runtime(agent: AgentDefinition): AgentRuntime;
+  session(agent: AgentDefinition, runtime: AgentRuntime, options: SessionOptions): AgentController;
+}
+
+/**
+ * The open sessions, across agents, and the one the panel shows. Each agent has one process
+ * (AgentRuntime) shared by its sessions. What is open, and every session's title, is kept in
+ * the SessionStore as it changes, so a window reload brings the same tabs back. No `vscode` import.
+ */
+export class SessionTabs {
+  private readonly tabs: Tab[] = [];
+  private shownKey: string | undefined;
+  private nextKey = 1;
+  private readonly runtimes = new Map<string, AgentRuntime>();
+  private readonly unsubscribe = new Map<string, () => void>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly make: TabFactories,
+    private readonly store: SessionStore,
+  ) {}
+
+  /** Called when a tab opens, closes, is shown, or changes phase or title. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get all(): readonly Tab[] {
+    return this.tabs;
+  }
+
+  get shown(): Tab | undefined {
+    return this.tabs.find((t) => t.key === this.shownKey);
+  }
+
+  get(key: string): Tab | undefined {
+    return this.tabs.find((t) => t.key === key);
+  }
+
+  /** The open tab of a conversation, if any. */
+  find(ref: SessionRef): Tab | undefined {
+    return this.tabs.find((t) => t.controller.agentName === ref.agentName && t.controller.agentSessionId === ref.sessionId);
+  }
+
+  /** The agent's process, shared by its sessions; a stopped one picks up a changed definition. */
+  runtimeFor(agent: AgentDefinition): AgentRuntime {
+    const existing = this.runtimes.get(agent.name);
+    if (existing) {
+      existing.redefine(agent);
+      return existing;
+    }
+    const runtime = this.make.runtime(agent);
+    this.runtimes.set(agent.name, runtime);
+    return runtime;
+  }
+
+  /** Opens a tab (not started, not shown): a new session, or `options.sessionId` to bring back. */
+  open(agent: AgentDefinition, options: SessionOptions = {}): Tab {
+    const controller = this.make.session(agent, this.runtimeFor(agent), options);
+    const tab = { key: `s${this.nextKey++}`, controller };
+    this.tabs.push(tab);
+    let label = controller.label;
+    let sessionId = controller.agentSessionId;
+    const changed = () => {
+      // The history learns of a session once the agent named it, and again when its title changes.
+      if (controller.agentSessionId && (controller.agentSessionId !== sessionId || controller.label !== label)) {
+        void this.store.remember({ agentName: controller.agentName, sessionId: controller.agentSessionId }, controller.label);
+        if (controller.agentSessionId !== sessionId) void this.persistTabs();
+      }
+      sessionId = controller.agentSessionId;
+      label = controller.label;
+      this.emit();
+    };
+    const offStatus = controller.onStatus(changed);
+    const offSession = controller.session.onChange(() => {
+      if (controller.label !== label) changed();
+    });
+    this.unsubscribe.set(tab.key, () => (offStatus(), offSession()));
+    this.emit();
+    return tab;
+  }
+
+  show(key: string): Tab | undefined {
+    const tab = this.get(key);
+    if (!tab) return undefined;
+    this.shownKey = key;
+    void this.persistTabs();
+    this.emit();
+    return tab;
+  }
+
+  /**
+   * Closes a tab: session/close when the agent offers it, and the agent's process stops once no
+   * session uses it. The session stays in the history. Returns the tab shown next, if it changed.
+   */
+  async close(key: string): Promise<Tab | undefined> {
+    const index = this.tabs.findIndex((t) => t.key === key);
+    if (index === -1) return undefined;
+    const [tab] = this.tabs.splice(index, 1);
+    this.unsubscribe.get(key)?.();
+    this.unsubscribe.delete(key);
+    const wasShown = this.shownKey === key;
+    if (wasShown) this.shownKey = this.tabs[Math.min(index, this.tabs.length - 1)]?.key;
+    void this.persistTabs();
+    this.emit();
+    await tab.controller.close();
+    return wasShown ? this.shown : undefined;
+  }
+
+  /** What the panel's switcher shows. */
+  views(): SessionTabView[] {
+    return this.tabs.map(({ key, controller }) => ({ key, label: controller.label, agentName: controller.agentName, phase: controller.currentStatus.phase }));
+  }
+
+  /** Tabs whose session has an id are brought back after a reload; a session never opened has nothing to bring back. */
+  private persistTabs(): Thenable<void> {
+    const ref = (t: Tab | undefined): SessionRef | undefined =>
+      t?.controller.agentSessionId ? { agentName: t.controller.agentName, sessionId: t.controller.agentSessionId } : undefined;
+    const open = this.tabs.map(ref).filter((r): r is SessionRef => r !== undefined);
+    return this.store.setOpenTabs(open, ref(this.shown));
+  }
+
+  private emit(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Every session and every process ends (the window closes: the store already has what comes back). */
+  async dispose(): Promise<void> {
+    for (const off of this.unsubscribe.values()) off();
+    this.unsubscribe.clear();
+    this.listeners.clear();
+    await Promise.all([...this.runtimes.values()].map((r) => r.stop()));
+  }
+}

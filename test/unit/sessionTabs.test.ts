@@ -1,0 +1,107 @@
+// The open sessions across agents (SessionTabs) and what is kept of them per workspace
+// (SessionStore): one process per agent shared by its tabs, the switcher's view, closing, and the
+// records a window reload brings back, with a fake Memento.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { AgentController } from '../../src/host/agentController';
+import { AgentRuntime } from '../../src/host/agentRuntime';
+import type { AgentDefinition, AgentPorts } from '../../src/host/agentPorts';
+import { MAX_RECORDS, SessionStore } from '../../src/host/sessionStore';
+import type { Memento } from '../../src/host/sessionStore';
+import { SessionTabs } from '../../src/host/sessionTabs';
+import { currentEnv } from '../../src/agent/environment';
+
+const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
+const SETTINGS = { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' };
+const silent = { info() {}, warn() {}, error() {} };
+const ports: AgentPorts = { readTextFile: async () => 'x', log: silent, onTrace: () => undefined };
+
+class FakeMemento implements Memento {
+  readonly values = new Map<string, unknown>();
+  get<T>(key: string): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+  update(key: string, value: unknown): Thenable<void> {
+    // What VS Code stores is JSON: a reference kept by the caller must not leak in.
+    this.values.set(key, JSON.parse(JSON.stringify(value)));
+    return Promise.resolve();
+  }
+}
+
+const agent = (name: string): AgentDefinition => ({
+  name,
+  launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'well-behaved.js')], cwd: FIXTURES, env: currentEnv() }),
+});
+
+function tabs(memento = new FakeMemento()) {
+  const store = new SessionStore(memento);
+  let runtimes = 0;
+  const tabs = new SessionTabs(
+    {
+      runtime: (a) => (runtimes++, new AgentRuntime(a, SETTINGS, ports)),
+      session: (a, runtime, options) => new AgentController(a, SETTINGS, ports, { ...options, runtime }),
+    },
+    store,
+  );
+  return { tabs, store, memento, runtimes: () => runtimes };
+}
+
+test('tabs across agents: one runtime per agent, the switcher view, closing shows the neighbour', async () => {
+  const { tabs: t, store, runtimes } = tabs();
+  const a1 = t.open(agent('Alpha'));
+  const a2 = t.open(agent('Alpha'));
+  const b1 = t.open(agent('Beta'));
+  try {
+    assert.equal(runtimes(), 2);
+    assert.equal(a1.controller.runtime, a2.controller.runtime);
+    t.show(a2.key);
+    await Promise.all([a1.controller.start(), a2.controller.start(), b1.controller.start()]);
+    await a2.controller.prompt('fix the tests');
+    assert.deepEqual(
+      t.views().map((v) => [v.agentName, v.label, v.phase]),
+      [
+        ['Alpha', 'New session', 'ready'],
+        ['Alpha', 'fix the tests', 'ready'],
+        ['Beta', 'New session', 'ready'],
+      ],
+    );
+    assert.equal(a1.controller.runtime.current?.process.pid, a2.controller.runtime.current?.process.pid, 'one process for Alpha');
+
+    // What a reload brings back: the tabs with an agent session id, and the shown one.
+    const saved = store.openTabs();
+    assert.deepEqual(saved.tabs.map((r) => r.sessionId), [a1, a2, b1].map((x) => x.controller.agentSessionId));
+    assert.equal(saved.shown?.sessionId, a2.controller.agentSessionId);
+    assert.equal(store.records('Alpha').find((r) => r.sessionId === a2.controller.agentSessionId)?.title, 'fix the tests');
+
+    const next = await t.close(a2.key);
+    assert.equal(next?.key, b1.key, 'the neighbour is shown');
+    assert.equal(a2.controller.currentStatus.phase, 'idle');
+    assert.ok(a1.controller.runtime.current, 'Alpha still runs for its other session');
+    await t.close(a1.key);
+    assert.equal(a1.controller.runtime.current, undefined, 'no Alpha session left: its process stopped');
+    assert.deepEqual(store.openTabs().tabs.map((r) => r.agentName), ['Beta']);
+    assert.ok(store.records('Alpha').length === 2, 'closed sessions stay in the history');
+  } finally {
+    await t.dispose();
+  }
+});
+
+test('the store: newest first, bounded, forget, and corrupt entries are dropped rather than trusted', async () => {
+  const memento = new FakeMemento();
+  const store = new SessionStore(memento);
+  for (let i = 0; i < MAX_RECORDS + 5; i++) await store.remember({ agentName: 'A', sessionId: `s${i}` }, `t${i}`, new Date(1_700_000_000_000 + i));
+  assert.equal(store.records().length, MAX_RECORDS);
+  assert.equal(store.records()[0].sessionId, `s${MAX_RECORDS + 4}`);
+  await store.remember({ agentName: 'A', sessionId: 's100' }, 'again');
+  assert.equal(store.records()[0].title, 'again', 'used again: it moves to the top');
+  assert.equal(store.records().filter((r) => r.sessionId === 's100').length, 1);
+
+  await store.setOpenTabs([{ agentName: 'A', sessionId: 's100' }], { agentName: 'A', sessionId: 's100' });
+  await store.forget({ agentName: 'A', sessionId: 's100' });
+  assert.deepEqual(store.openTabs(), { tabs: [], shown: undefined });
+
+  memento.values.set('acpHost.sessions', { records: [{ agentName: 'A', sessionId: 1 }, null, { agentName: 'A', sessionId: 'ok', title: 'x', updatedAt: 'y' }], open: 'nope' });
+  assert.deepEqual(store.records().map((r) => r.sessionId), ['ok']);
+  assert.deepEqual(store.openTabs().tabs, []);
+});
