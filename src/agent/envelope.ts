@@ -13,7 +13,9 @@ export type EnvelopeCheck =
 
 type Id = string | number | null;
 
-const isId = (v: unknown): v is Id => typeof v === 'string' || typeof v === 'number' || v === null;
+// A number id must be finite: `1e400` parses to Infinity, which JSON cannot carry back (it is
+// written as null), so the agent could never match the answer while its request still ran.
+const isId = (v: unknown): v is Id => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || v === null;
 
 export function checkEnvelope(value: unknown): EnvelopeCheck {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -30,11 +32,13 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
   if (typeof m.method !== 'string') return { ok: false, problem: 'method must be a string', id };
   // vscode-jsonrpc would take a request with id null for a notification and never answer it.
   if (m.id === null) return { ok: false, problem: 'a request id must not be null', id: null };
-  // LSP's cancellation is not ACP's (`$/cancel_request`); we never send requests it could
-  // cancel, and vscode-jsonrpc trips over a malformed one, so it never reaches it.
-  if (m.method === '$/cancelRequest') return { ok: false, problem: 'LSP $/cancelRequest is not part of ACP', id: null, ignore: true };
   if (m.params !== undefined && (typeof m.params !== 'object' || m.params === null)) {
     return { ok: false, problem: 'params must be an object or an array', id };
   }
+  // LSP's cancellation is not ACP's (`$/cancel_request`); we never send requests it could
+  // cancel, and vscode-jsonrpc trips over a malformed one, so it never reaches it. Only the
+  // notification is dropped: a *request* of that name is owed an answer (-32601), or the agent
+  // would wait for it forever (found by fuzzing). Checked after the envelope rules, like any method.
+  if (m.method === '$/cancelRequest' && !('id' in m)) return { ok: false, problem: 'LSP $/cancelRequest is not part of ACP', id: null, ignore: true };
   return { ok: true, message: m as unknown as Message };
 }

@@ -26,16 +26,29 @@ export interface NdjsonReaderOptions {
   onSkippedLine?: (line: SkippedLine) => void;
   /** Sees every message before the connection does (the protocol trace). */
   onMessage?: (message: Message) => void;
+  /**
+   * Offered a message, after onMessage, when nothing is queued ahead of it here: returning true
+   * means it was handled on the spot and is not queued (the connection's fast path).
+   */
+  handleNow?: (message: Message) => boolean;
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const PREVIEW_CHARS = 200;
+/**
+ * Parsed messages waiting to be handed on; past this many the stream is paused until half are
+ * handled. Without it a flooding agent is read far ahead of what is handled (one message per
+ * macrotask): 1,000,000 session/updates held ~150 MiB of parsed messages, and a request or an
+ * answer in the middle of them waited for the whole flood (found by test/unit/hostile.flood.test.ts).
+ */
+const MAX_QUEUED = 1000;
 
 export class NdjsonMessageReader extends AbstractMessageReader implements MessageReader {
   private readonly maxLineBytes: number;
   private readonly onSkippedLine: (line: SkippedLine) => void;
   private readonly onMessage: ((message: Message) => void) | undefined;
+  private readonly handleNow: ((message: Message) => boolean) | undefined;
   /** The current line's pieces; joined once when its newline arrives, never rescanned. */
   private pieces: Buffer[] = [];
   private pieceBytes = 0;
@@ -46,16 +59,21 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
    * vscode-jsonrpc queues what it is handed under keys like `req-<id>`, so two messages of one
    * chunk with ids 0 and "0" (or a response sent twice) would overwrite each other. Handing it
    * one message per macrotask keeps its queue at one, and close comes only after the last.
+   * A queue with a moving head: `Array.shift` on a backlog of thousands of messages (a fast
+   * agent, one chunk of many lines) copies the whole array each time, O(n²) for the backlog.
    */
-  private readonly outbox: Message[] = [];
+  private outbox: (Message | undefined)[] = [];
+  private outboxHead = 0;
   private draining = false;
   private ended = false;
+  private paused = false;
 
   constructor(private readonly readable: Readable, options: NdjsonReaderOptions = {}) {
     super();
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.onSkippedLine = options.onSkippedLine ?? (() => undefined);
     this.onMessage = options.onMessage;
+    this.handleNow = options.handleNow;
   }
 
   listen(callback: DataCallback): Disposable {
@@ -131,7 +149,12 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       return;
     }
     this.onMessage?.(checked.message);
+    if (this.outboxHead === this.outbox.length && this.handleNow?.(checked.message)) return;
     this.outbox.push(checked.message);
+    if (this.outbox.length - this.outboxHead >= MAX_QUEUED && !this.paused) {
+      this.paused = true;
+      this.readable.pause();
+    }
     if (!this.draining) {
       this.draining = true;
       setImmediate(() => this.drain());
@@ -139,16 +162,23 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
   }
 
   private drain(): void {
-    const message = this.outbox.shift();
+    const message = this.outbox[this.outboxHead];
+    this.outbox[this.outboxHead++] = undefined; // delivered: not kept alive by the queue
+    if (this.paused && this.outbox.length - this.outboxHead <= MAX_QUEUED / 2) {
+      this.paused = false;
+      this.readable.resume();
+    }
     try {
       if (message) this.callback?.(message);
     } catch (error) {
       this.fireError(error); // never throw into the stream's data handler
     }
-    if (this.outbox.length > 0) {
+    if (this.outboxHead < this.outbox.length) {
       setImmediate(() => this.drain());
       return;
     }
+    this.outbox = [];
+    this.outboxHead = 0;
     this.draining = false;
     if (this.ended) setImmediate(() => this.fireClose());
   }

@@ -26,8 +26,8 @@ suite('sessions', function () {
 
   teardown(async () => {
     const { host } = await api();
-    for (const tab of [...host.tabs.all].slice(1)) await host.closeSession(tab.key);
-    await host.controller.stop();
+    // Every test starts from one fresh, unstarted session (closing the last one opens it).
+    for (const tab of [...host.tabs.all]) await host.closeSession(tab.key);
     await config().update('agents', undefined, vscode.ConfigurationTarget.Global);
     await config().update('defaultAgent', undefined, vscode.ConfigurationTarget.Global);
   });
@@ -74,11 +74,15 @@ suite('sessions', function () {
   test('a closed session opens again from the history (the agent\'s session/list), replayed', async () => {
     const { host } = await api();
     const controller = await useAgent('Keeper');
+    const key = host.tabs.all.find((t) => t.controller === controller)!.key;
+    // A second Keeper session stays shown when the first closes, so the history is Keeper's.
+    await host.handleIntent({ type: 'newSession' });
+    await host.handleIntent({ type: 'switchSession', key });
     await controller.prompt('remember me');
     const sessionId = controller.agentSessionId;
-    const key = host.tabs.all.find((t) => t.controller === controller)!.key;
     await host.handleIntent({ type: 'closeSession', key });
     assert.ok(!host.tabs.all.some((t) => t.controller === controller), 'closed');
+    assert.strictEqual(host.controller.agentName, 'Keeper');
 
     // The QuickPick lists the newest session first; accept it as a user would.
     const opening = host.handleIntent({ type: 'sessionHistory' });
