@@ -165,3 +165,39 @@ test('slash-command completion and a mode switch in the real panel, light theme'
     await wb.close();
   }
 });
+
+test('a conversation survives reloading the window; the switcher holds sessions across agents', async () => {
+  const sessionFile = path.join(require('node:fs').mkdtempSync(path.join(require('node:os').tmpdir(), 'acp-e2e-')), 'sessions.json');
+  const keeper = { name: 'Keeper', command: process.execPath, args: [path.join(FIXTURES, 'history-agent.js')], env: { FAKE_SESSION_FILE: sessionFile } };
+  const { wb, frame } = await openPanel({ 'acpHost.agents': [keeper], 'acpHost.defaultAgent': 'Keeper' });
+  try {
+    await frame.locator('#prompt').fill('remember the milk');
+    await frame.locator('#prompt').press('Enter');
+    await frame.locator('.entry-agent', { hasText: 'remember the milk' }).waitFor({ timeout: 30000 });
+    // A second session with the demo agent: the switcher lists both, titled.
+    await frame.locator('select#agent').selectOption('Demo agent');
+    await frame.locator('#status', { hasText: 'Demo agent: ready' }).waitFor({ timeout: 30000 });
+    await frame.locator('#session option', { hasText: 'Keeper' }).first().waitFor({ state: 'attached', timeout: 30000 });
+    assert.equal(await frame.locator('#session option').count(), 2);
+    await frame.locator('select#session').selectOption({ label: 'remember the milk — Keeper' });
+    await frame.locator('.entry-user', { hasText: 'remember the milk' }).waitFor({ timeout: 30000 });
+
+    // The workbench writes extension storage (workspaceState) to IndexedDB shortly after a change,
+    // not synchronously: a user reloading within a second of switching could see the previous tab.
+    await new Promise((r) => setTimeout(r, 1500));
+    await wb.page.reload();
+    await wb.page.locator('.activitybar [aria-label^="ACP Host"]').first().waitFor({ timeout: 60000 });
+    let reloaded = await findFrame(wb.page, '#prompt', 5000).catch(() => undefined);
+    if (!reloaded) {
+      await wb.page.locator('.activitybar [aria-label^="ACP Host"]').first().click({ timeout: 30000 });
+      reloaded = await findFrame(wb.page, '#prompt', 60000);
+    }
+    // The agent replays the session (session/load) into the panel of the new extension host.
+    await reloaded.locator('.entry-user', { hasText: 'remember the milk' }).waitFor({ timeout: 60000 });
+    await reloaded.locator('.entry-agent', { hasText: 'remember the milk' }).waitFor({ timeout: 30000 });
+    assert.equal(await reloaded.locator('#session option').count(), 2, 'both sessions are back in the switcher');
+    await screenshot(wb.page, 'panel-after-reload');
+  } finally {
+    await wb.close();
+  }
+});
