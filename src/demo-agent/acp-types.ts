@@ -108,7 +108,7 @@ export interface Cost {
 }
 
 export type SessionUpdate =
-  | { sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk'; content: ContentBlock }
+  | { sessionUpdate: 'user_message_chunk' | 'agent_message_chunk' | 'agent_thought_chunk'; content: ContentBlock }
   | ({ sessionUpdate: 'tool_call' } & ToolCall)
   | ({ sessionUpdate: 'tool_call_update' } & ToolCallUpdate)
   | { sessionUpdate: 'plan'; entries: PlanEntry[] }

@@ -1,16 +1,17 @@
-// The demo agent's request handlers: initialize, sessions, modes and config options, prompt
-// turns and cancellation.
+// The demo agent's request handlers: initialize, modes and config options, prompt turns and
+// cancellation; the handlers that open and end sessions are in session-lifecycle.ts.
 // Every request is checked before use; bad params get -32602 with a message saying what is wrong.
 
-import { randomUUID } from 'node:crypto';
-import * as path from 'node:path';
 import type { ClientCapabilities, ContentBlock, Implementation, StopReason } from './acp-types';
-import { COMMANDS } from './commands';
 import { configOptions, setConfigOption } from './config-options';
 import { log } from './log';
 import { modelById } from './models';
-import { promptTextLength } from './prompt';
-import { DemoSession, MODES } from './session';
+import { invalidParams, object } from './params';
+import { promptText, promptTextLength } from './prompt';
+import { type DemoSession, MODES } from './session';
+import { registerSessionLifecycle } from './session-lifecycle';
+import { Sessions } from './sessions';
+import { SessionStore } from './store';
 import { runTurn } from './turn';
 import { TurnIO } from './turn-io';
 import { ErrorCodes, type RequestId, RpcError, type Wire } from './wire';
@@ -23,21 +24,18 @@ const PROTOCOL_VERSION = 1;
 export interface DemoAgentOptions {
   /** Base delay between streamed steps, in ms. */
   delayMs: number;
+  /** The directory where sessions are kept between runs (see store.ts). */
+  stateDir: string;
 }
 
 export function registerDemoAgent(wire: Wire, options: DemoAgentOptions): void {
   let clientCaps: ClientCapabilities | undefined; // set by initialize
-  const sessions = new Map<string, DemoSession>();
+  const sessions = new Sessions(new SessionStore(options.stateDir));
   const turnsByRequestId = new Map<RequestId, TurnIO>(); // for $/cancel_request
 
   const requireInitialized = (): ClientCapabilities => {
     if (!clientCaps) throw new RpcError(ErrorCodes.invalidRequest, 'initialize must be the first request');
     return clientCaps;
-  };
-  const getSession = (sessionId: unknown): DemoSession => {
-    const session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (!session) throw new RpcError(ErrorCodes.resourceNotFound, `Unknown sessionId ${JSON.stringify(sessionId)}`);
-    return session;
   };
 
   /**
@@ -68,8 +66,9 @@ export function registerDemoAgent(wire: Wire, options: DemoAgentOptions): void {
     return {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
-        loadSession: false,
+        loadSession: true,
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        sessionCapabilities: { list: {}, close: {}, delete: {}, resume: {} },
       },
       authMethods: [],
       agentInfo: AGENT_INFO,
@@ -80,37 +79,14 @@ export function registerDemoAgent(wire: Wire, options: DemoAgentOptions): void {
     throw invalidParams('authenticate: this agent has no authentication methods');
   });
 
-  wire.onRequest('session/new', (params, ctx) => {
-    const caps = requireInitialized();
-    const p = object(params, 'session/new');
-    if (typeof p.cwd !== 'string' || !path.isAbsolute(p.cwd)) {
-      throw invalidParams(`session/new: cwd must be an absolute path, got ${JSON.stringify(p.cwd)}`);
-    }
-    if (!Array.isArray(p.mcpServers)) throw invalidParams('session/new: mcpServers must be an array (it may be empty)');
-    const session = new DemoSession(`demo-${randomUUID()}`, p.cwd, !!caps.session?.configOptions?.boolean);
-    sessions.set(session.id, session);
-    log(`new session ${session.id} in ${session.cwd} (${p.mcpServers.length} MCP servers, ignored)`);
-    // Commands are announced after the response, as real agents do (some even send them before).
-    ctx.afterReply(() =>
-      wire.notify('session/update', {
-        sessionId: session.id,
-        update: { sessionUpdate: 'available_commands_update', availableCommands: COMMANDS },
-      }),
-    );
-    // Both the legacy modes and config options, as Claude's adapter does: older clients use
-    // the first, newer ones the second (where the model picker lives too).
-    return {
-      sessionId: session.id,
-      modes: { currentModeId: session.modeId, availableModes: MODES },
-      configOptions: configOptions(session),
-    };
-  });
+  registerSessionLifecycle(wire, sessions, requireInitialized);
 
   wire.onRequest('session/set_mode', (params) => {
     const p = object(params, 'session/set_mode');
-    const session = getSession(p.sessionId);
+    const session = sessions.get(p.sessionId);
     if (!MODES.some((m) => m.id === p.modeId)) throw invalidParams(`session/set_mode: unknown modeId ${JSON.stringify(p.modeId)}`);
     session.modeId = p.modeId as string;
+    sessions.save(session);
     log(`session ${session.id} mode -> ${session.modeId}`);
     wire.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'current_mode_update', currentModeId: session.modeId } });
     // The `mode` config option mirrors the mode, and this response carries no options, so a
@@ -121,8 +97,9 @@ export function registerDemoAgent(wire: Wire, options: DemoAgentOptions): void {
 
   wire.onRequest('session/set_config_option', (params) => {
     const p = object(params, 'session/set_config_option');
-    const session = getSession(p.sessionId);
+    const session = sessions.get(p.sessionId);
     const changed = setConfigOption(session, p);
+    sessions.save(session);
     log(`session ${session.id} config ${changed} -> ${JSON.stringify(p.value)}`);
     // The response carries the complete set; a client still on the legacy modes learns of a
     // mode change only from current_mode_update.
@@ -135,11 +112,12 @@ export function registerDemoAgent(wire: Wire, options: DemoAgentOptions): void {
   wire.onRequest('session/prompt', async (params, ctx) => {
     const caps = requireInitialized();
     const p = object(params, 'session/prompt');
-    const session = getSession(p.sessionId);
+    const session = sessions.get(p.sessionId);
     if (!Array.isArray(p.prompt)) throw invalidParams('session/prompt: prompt must be an array of content blocks');
     if (session.turn) throw new RpcError(ErrorCodes.invalidRequest, 'session/prompt: a turn is already running in this session');
 
-    const io = new TurnIO(wire, session.id, options.delayMs);
+    session.history.addUser(promptText(p.prompt));
+    const io = new TurnIO(wire, session.id, options.delayMs, (update) => session.history.record(update));
     session.turn = io;
     session.turnCount += 1;
     turnsByRequestId.set(ctx.id, io);
@@ -167,12 +145,15 @@ export function registerDemoAgent(wire: Wire, options: DemoAgentOptions): void {
       io.cancel(); // nothing of this turn may be sent after its response
       session.turn = undefined;
       turnsByRequestId.delete(ctx.id);
+      session.history.endTurn();
+      session.updatedAt = new Date().toISOString();
+      sessions.save(session);
     }
   });
 
   wire.onNotification('session/cancel', (params) => {
     const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
-    const session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    const session = sessions.find(sessionId);
     if (!session?.turn) {
       log(`session/cancel for ${JSON.stringify(sessionId)}: no turn running`);
       return;
@@ -188,15 +169,4 @@ export function registerDemoAgent(wire: Wire, options: DemoAgentOptions): void {
     const turn = turnsByRequestId.get(requestId as RequestId);
     if (turn) turn.cancel();
   });
-}
-
-function object(params: unknown, method: string): Record<string, unknown> {
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-    throw invalidParams(`${method}: params must be an object`);
-  }
-  return params as Record<string, unknown>;
-}
-
-function invalidParams(message: string): RpcError {
-  return new RpcError(ErrorCodes.invalidParams, message);
 }

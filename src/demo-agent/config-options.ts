@@ -6,8 +6,8 @@
 
 import type { SessionConfigOption, SessionConfigSelectGroup, SessionConfigSelectOption } from './acp-types';
 import { MODEL_GROUPS, MODELS } from './models';
+import { invalidParams } from './params';
 import { type DemoSession, MODES } from './session';
-import { ErrorCodes, RpcError } from './wire';
 
 /** The complete set, in priority order; sent whole every time (the protocol has no patches). */
 export function configOptions(session: DemoSession): SessionConfigOption[] {
@@ -86,8 +86,4 @@ function modelGroups(): SessionConfigSelectGroup[] {
 
 function selectValues(options: SessionConfigSelectOption[] | SessionConfigSelectGroup[]): SessionConfigSelectOption[] {
   return options.flatMap((o: SessionConfigSelectOption | SessionConfigSelectGroup) => ('group' in o ? o.options : [o]));
-}
-
-function invalidParams(message: string): RpcError {
-  return new RpcError(ErrorCodes.invalidParams, message);
 }

@@ -49,6 +49,21 @@ export function titleFrom(prompt: PromptSummary): string {
 }
 
 /**
+ * The prompt as the history keeps it: text blocks as they are, attachments as `@name`, one per
+ * line. Tolerant of malformed blocks like promptTextLength, since it is kept before the turn runs.
+ */
+export function promptText(blocks: readonly unknown[]): string {
+  const lines = blocks.flatMap((block) => {
+    const b = block as { type?: unknown; text?: unknown; name?: unknown; resource?: { uri?: unknown } } | null;
+    if (b?.type === 'text' && typeof b.text === 'string') return [b.text];
+    if (b?.type === 'resource_link' && typeof b.name === 'string') return [`@${b.name}`];
+    if (b?.type === 'resource' && typeof b.resource?.uri === 'string') return [`@${b.resource.uri}`];
+    return [];
+  });
+  return lines.join('\n');
+}
+
+/**
  * Characters of text in the prompt, for the usage estimate. Unlike summarisePrompt it tolerates
  * malformed blocks, because it also runs after a turn that failed on them.
  */

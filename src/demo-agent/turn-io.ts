@@ -31,6 +31,8 @@ export class TurnIO {
     readonly sessionId: SessionId,
     /** Base pause between streamed steps, so that streaming is visible in the UI. */
     private readonly delayMs: number,
+    /** Sees every update sent, so the session's history can keep the conversation. */
+    private readonly onUpdate: (update: SessionUpdate) => void,
   ) {
     this.cancelled = new Promise((resolve) => this.abort.signal.addEventListener('abort', () => resolve(), { once: true }));
   }
@@ -56,6 +58,7 @@ export class TurnIO {
   update(update: SessionUpdate): void {
     this.checkpoint();
     this.wire.notify('session/update', { sessionId: this.sessionId, update });
+    this.onUpdate(update);
   }
 
   /** Waits `factor` × the base delay; cut short (with TurnCancelled) by a cancel. */

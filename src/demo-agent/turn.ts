@@ -18,7 +18,10 @@ export async function runTurn(env: TurnEnv, blocks: readonly ContentBlock[]): Pr
   try {
     const prompt = summarisePrompt(blocks);
     // Real agents title a session from its first prompt, and may do so at any time.
-    if (env.session.turnCount === 1) env.io.update({ sessionUpdate: 'session_info_update', title: titleFrom(prompt) });
+    if (env.session.turnCount === 1) {
+      env.session.title = titleFrom(prompt); // kept for session/list and session/load
+      env.io.update({ sessionUpdate: 'session_info_update', title: env.session.title });
+    }
     const command = parseSlashCommand(prompt.text);
     if (command) return await runSlashCommand(env.io, command);
     return await runDemoTurn(env, prompt);

@@ -64,12 +64,11 @@ function configuredAgent(setting: AgentSetting): AgentChoice {
     name: setting.name,
     commandLine: commandLine(setting.command, setting.args),
     notFoundHint: notFoundHint(undefined),
-    launch: async (): Promise<LaunchSpec> => ({
-      command: setting.command,
-      args: setting.args,
-      cwd: setting.cwd ?? workspaceFolder(),
-      env: { ...(await baseEnv()), ...setting.env },
-    }),
+    launch: async (): Promise<LaunchSpec> => {
+      // Sessions are opened in the workspace folder, whatever the process's own cwd.
+      const folder = workspaceFolder();
+      return { command: setting.command, args: setting.args, cwd: setting.cwd ?? folder, env: { ...(await baseEnv()), ...setting.env } };
+    },
   };
 }
 
@@ -122,7 +121,8 @@ export function controllerSettings(clientVersion: string): ControllerSettings {
   return {
     initializeTimeoutMs: Math.max(1, section().get<number>('initializeTimeoutSeconds') ?? 60) * 1000,
     maxLineBytes: Math.max(1, section().get<number>('maxMessageMegabytes') ?? 32) * 1024 * 1024,
-    workspaceFolder: workspaceFolder(),
+    // Without a folder the panel still opens; starting an agent then says to open one (launch).
+    workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '',
     clientVersion,
   };
 }

@@ -66,7 +66,11 @@ export class AgentHost implements vscode.Disposable {
     this.view = new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel);
     this.store = new SessionStore(extension.workspaceState);
     this.tabs = new SessionTabs(
-      { runtime: (agent) => this.createRuntime(agent), session: (agent, runtime, options) => this.createController(agent, runtime, options) },
+      {
+        runtime: (agent) => this.createRuntime(agent),
+        session: (agent, runtime, options) => this.createController(agent, runtime, options),
+        closed: (controller) => this.reviewer.unwatch(controller),
+      },
       this.store,
     );
     this.show(this.restoreTabs());
@@ -97,7 +101,6 @@ export class AgentHost implements vscode.Disposable {
     this.tabs.show(tab.key);
     controller.session.setFollow(followSetting());
     this.view.attach(this.feedSource(controller));
-    this.reviewer.attach(controller);
     this.follower.attach(controller.transcript);
     // A session brought back from before a reload shows its conversation without waiting for a prompt.
     if (controller.agentSessionId && controller.currentStatus.phase === 'idle' && vscode.workspace.isTrusted) void this.startShown();
@@ -334,7 +337,8 @@ export class AgentHost implements vscode.Disposable {
 
   /** The agent's process; its ports say what every session on it serves (they are routed to each session's own). */
   private createRuntime(agent: AgentDefinition): AgentRuntime {
-    return new AgentRuntime(agent, this.settings(), this.ports(undefined, this.settings().workspaceFolder));
+    const settings = this.settings();
+    return new AgentRuntime(agent, settings, this.ports(undefined, settings.workspaceFolder));
   }
 
   private createController(agent: AgentDefinition, runtime: AgentRuntime, options: SessionOptions): AgentController {
@@ -342,6 +346,7 @@ export class AgentHost implements vscode.Disposable {
     // The port exists before the controller whose transcript shows its output: bound late.
     let controller: AgentController | undefined;
     controller = new AgentController(agent, settings, this.ports(() => controller, settings.workspaceFolder), { ...options, runtime });
+    this.reviewer.watch(controller);
     return controller;
   }
 

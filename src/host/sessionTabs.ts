@@ -13,6 +13,8 @@ export interface Tab {
 export interface TabFactories {
   runtime(agent: AgentDefinition): AgentRuntime;
   session(agent: AgentDefinition, runtime: AgentRuntime, options: SessionOptions): AgentController;
+  /** The tab closed: what was made for its session can go. */
+  closed?(controller: AgentController): void;
 }
 
 /**
@@ -117,6 +119,7 @@ export class SessionTabs {
     if (wasShown) this.shownKey = this.tabs[Math.min(index, this.tabs.length - 1)]?.key;
     void this.persistTabs();
     this.emit();
+    this.make.closed?.(tab.controller);
     await tab.controller.close();
     return wasShown ? this.shown : undefined;
   }

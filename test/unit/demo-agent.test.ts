@@ -4,156 +4,18 @@
 // console-output tool call, a permission) must be on the wire the way a client expects them.
 import test, { after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { specMessageErrors } from './helpers/officialSchema';
+import { DEMO, DemoClient, serveFsAndPermission, type Message } from './helpers/demoClient';
 
-const DEMO = path.resolve(__dirname, '../../../dist/demo-agent.js');
 const SLOW = { timeout: 30_000 };
-const WAIT_MS = 10_000;
 
-type Message = Record<string, any>;
-
-/** A bare ACP client on the demo's stdio that keeps every line, both ways, for the schema check. */
-class DemoClient {
-  readonly fromAgent: Message[] = [];
-  readonly toAgent: Message[] = [];
-  /** Our request ids → method, to check the agent's responses against the right result type. */
-  private readonly ourRequests = new Map<number, string>();
-  /** Ids of requests this test sends wrong on purpose, left out of our own schema check. */
-  private readonly wrongOnPurpose = new Set<number>();
-  private readonly waiters = new Set<() => void>();
-  private readonly child: ChildProcessWithoutNullStreams;
-  private nextId = 1;
-  private buffered = '';
-  stderr = '';
-
-  constructor(
-    cwd: string,
-    /** Answers the agent's requests (fs, permission); undefined leaves one unanswered. */
-    private readonly serve: (request: Message) => unknown,
-  ) {
-    this.child = spawn(process.execPath, [DEMO], { cwd, env: { ...process.env, ACP_DEMO_DELAY_MS: '0' } });
-    this.child.stdout.setEncoding('utf8');
-    this.child.stdout.on('data', (chunk: string) => this.receive(chunk));
-    this.child.stderr.setEncoding('utf8');
-    this.child.stderr.on('data', (chunk: string) => (this.stderr += chunk));
-  }
-
-  private receive(chunk: string): void {
-    this.buffered += chunk;
-    for (let nl = this.buffered.indexOf('\n'); nl !== -1; nl = this.buffered.indexOf('\n')) {
-      const line = this.buffered.slice(0, nl);
-      this.buffered = this.buffered.slice(nl + 1);
-      const message = JSON.parse(line) as Message;
-      this.fromAgent.push(message);
-      if (typeof message.method === 'string' && 'id' in message) {
-        const result = this.serve(message);
-        if (result !== undefined) this.send({ jsonrpc: '2.0', id: message.id, result });
-      }
-    }
-    for (const wake of [...this.waiters]) wake();
-  }
-
-  send(message: Message): void {
-    this.toAgent.push(message);
-    this.child.stdin.write(`${JSON.stringify(message)}\n`);
-  }
-
-  /** Sends a request; resolves with the whole response message (result or error). */
-  async request(method: string, params: unknown, { wrongOnPurpose = false } = {}): Promise<Message> {
-    const id = this.nextId++;
-    this.ourRequests.set(id, method);
-    if (wrongOnPurpose) this.wrongOnPurpose.add(id);
-    this.send({ jsonrpc: '2.0', id, method, params });
-    return this.waitFor(`the response to ${method}`, (m) => m.id === id && !('method' in m));
-  }
-
-  async result(method: string, params: unknown): Promise<any> {
-    const response = await this.request(method, params);
-    assert.ok('result' in response, `${method} failed: ${JSON.stringify(response.error)}`);
-    return response.result;
-  }
-
-  notify(method: string, params: unknown): void {
-    this.send({ jsonrpc: '2.0', method, params });
-  }
-
-  waitFor(what: string, match: (m: Message) => boolean): Promise<Message> {
-    return new Promise((resolve, reject) => {
-      const check = (): boolean => {
-        const found = this.fromAgent.find(match);
-        if (found) {
-          this.waiters.delete(wake);
-          clearTimeout(timer);
-          resolve(found);
-        }
-        return !!found;
-      };
-      const wake = (): void => void check();
-      const timer = setTimeout(() => {
-        this.waiters.delete(wake);
-        reject(new Error(`timed out waiting for ${what}; stderr:\n${this.stderr}`));
-      }, WAIT_MS);
-      if (!check()) this.waiters.add(wake);
-    });
-  }
-
-  /** The session/update payloads of one kind, in order. */
-  updates(kind: string, from = 0): Message[] {
-    return this.fromAgent
-      .slice(from)
-      .filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === kind)
-      .map((m) => m.params.update);
-  }
-
-  /** Every schema problem in what the agent wrote, one line each. */
-  schemaErrors(): string[] {
-    return this.fromAgent.flatMap((m) => {
-      const requestMethod = 'method' in m ? undefined : this.ourRequests.get(m.id);
-      return specMessageErrors(m, { from: 'agent', requestMethod }).map((e) => `${JSON.stringify(m).slice(0, 160)}: ${e}`);
-    });
-  }
-
-  /** The same for what we wrote, so that a mistake in a test cannot pass for a fault of the demo. */
-  ownSchemaErrors(): string[] {
-    return this.toAgent
-      .filter((m) => !this.wrongOnPurpose.has(m.id))
-      .flatMap((m) => {
-        const requestMethod = 'method' in m ? undefined : this.fromAgent.find((r) => r.id === m.id && 'method' in r)?.method;
-        return specMessageErrors(m, { from: 'client', requestMethod }).map((e) => `${JSON.stringify(m).slice(0, 160)}: ${e}`);
-      });
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.child.exitCode !== null) return resolve();
-      this.child.once('exit', () => resolve());
-      this.child.stdin.end(); // the demo exits on EOF
-    });
-  }
-}
-
-/** Serves fs and permissions like a client would; `permission` picks the option kind. */
-function servingClient(cwd: string, permission: string | undefined = 'allow_once'): DemoClient {
-  return new DemoClient(cwd, (request) => {
-    const p = request.params;
-    switch (request.method) {
-      case 'fs/read_text_file':
-        return { content: readFileSync(p.path, 'utf8') };
-      case 'fs/write_text_file':
-        writeFileSync(p.path, p.content);
-        return {};
-      case 'session/request_permission': {
-        if (permission === undefined) return undefined;
-        return { outcome: { outcome: 'selected', optionId: p.options.find((o: Message) => o.kind === permission).optionId } };
-      }
-      default:
-        return undefined;
-    }
-  });
+/** A client in `cwd` that serves fs and permissions; `permission` picks the option kind. */
+/** `permission: null` leaves permission requests unanswered (a default parameter would turn `undefined` into allow_once). */
+function servingClient(cwd: string, permission: string | null = 'allow_once'): DemoClient {
+  // Sessions are saved in the test's temp dir, not the user's (demo-agent.sessions.test.ts tests that).
+  return new DemoClient({ cwd, stateDir: path.join(tmp, 'state'), serve: serveFsAndPermission(permission ?? undefined) });
 }
 
 const BOOLEAN_CAPS = { fs: { readTextFile: true, writeTextFile: true }, terminal: false, session: { configOptions: { boolean: {} } } };
@@ -316,7 +178,7 @@ describe('the demo agent on the wire', () => {
 
   test('a cancel during the permission request: answered cancelled, usage still sent before the answer', SLOW, async () => {
     const cwd = workspace('cancel');
-    const client = servingClient(cwd, undefined); // never answers the permission request by itself
+    const client = servingClient(cwd, null); // never answers the permission request by itself
     try {
       await client.result('initialize', { protocolVersion: 1, clientCapabilities: BOOLEAN_CAPS, clientInfo: CLIENT_INFO });
       const { sessionId } = await client.result('session/new', { cwd, mcpServers: [] });

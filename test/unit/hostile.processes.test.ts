@@ -27,6 +27,24 @@ const MiB = 1024 * 1024;
 setFlagsFromString('--expose-gc'); // this file runs in its own process under node --test
 const gc = runInNewContext('gc') as () => void;
 
+/** Samples the growth of retained memory (after a full GC) until `stop`, which returns its peak. */
+function retainedGrowth(everyMs: number): { stop(): number } {
+  gc();
+  const base = process.memoryUsage();
+  let peak = 0;
+  const sampler = setInterval(() => {
+    gc();
+    const m = process.memoryUsage();
+    peak = Math.max(peak, m.heapUsed + m.arrayBuffers - base.heapUsed - base.arrayBuffers);
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(sampler);
+      return peak;
+    },
+  };
+}
+
 async function start(fixture: string, env: Record<string, string> = {}, options: Partial<StartOptions> = {}) {
   const log = recordingLog();
   const updates: SessionNotification[] = [];
@@ -50,28 +68,21 @@ const textOf = (updates: SessionNotification[]) =>
 
 test('a single 100 MB line is dropped at the 32 MiB cap without being buffered, logged, and the next turn works', SLOW, async () => {
   const bytes = 100 * 1000 * 1000;
-  gc();
-  const base = process.memoryUsage();
-  let peak = 0;
   // Retained memory (after a full GC), sampled while the line streams in: what the reader holds.
-  const sampler = setInterval(() => {
-    gc();
-    const m = process.memoryUsage();
-    peak = Math.max(peak, m.heapUsed + m.arrayBuffers - base.heapUsed - base.arrayBuffers);
-  }, 20);
+  const memory = retainedGrowth(20);
   const started = Date.now();
   const { agent, log, updates, newSession, prompt } = await start('huge-line.js', { FAKE_HUGE_BYTES: String(bytes) });
   try {
     await until('the drop to be logged', () => (log.text('error').includes(`${bytes} bytes`) ? true : undefined), 30_000);
     const dropped = Date.now() - started;
-    clearInterval(sampler);
+    const peak = memory.stop();
     const { stopReason } = await prompt(await newSession(), 'after the 100 MB line');
     assert.equal(stopReason, 'end_turn');
     assert.equal(textOf(updates), 'after the 100 MB line');
     console.log(`100 MB line: dropped and logged after ${dropped} ms, peak retained growth ${(peak / MiB).toFixed(1)} MiB`);
     assert.ok(peak < 48 * MiB, `retained memory grew by ${(peak / MiB).toFixed(1)} MiB while the line streamed in`);
   } finally {
-    clearInterval(sampler);
+    memory.stop();
     await stop(agent);
   }
 });
@@ -161,14 +172,7 @@ test('an agent whose children and orphaned grandchildren ignore SIGTERM: after s
 test('a command printing 200 MiB under outputByteLimit 1 MiB: memory stays bounded, the output is the last MiB', SLOW, async () => {
   const limit = MiB;
   const manager = new TerminalManager({ baseEnv: () => currentEnv(), defaultCwd: os.tmpdir(), killGraceMs: 200 });
-  gc();
-  const base = process.memoryUsage();
-  let peak = 0;
-  const sampler = setInterval(() => {
-    gc();
-    const m = process.memoryUsage();
-    peak = Math.max(peak, m.heapUsed + m.arrayBuffers - base.heapUsed - base.arrayBuffers);
-  }, 25);
+  const memory = retainedGrowth(25);
   try {
     const script = "const b = Buffer.alloc(1 << 20, 'y'); for (let i = 0; i < 200; i++) require('fs').writeSync(1, b); process.stdout.write('THE END')";
     const id = await manager.create({ command: process.execPath, args: ['-e', script], outputByteLimit: limit });
@@ -177,10 +181,11 @@ test('a command printing 200 MiB under outputByteLimit 1 MiB: memory stays bound
     assert.equal(truncated, true);
     assert.ok(Buffer.byteLength(output) <= limit && Buffer.byteLength(output) > limit - 4);
     assert.ok(output.endsWith('yyyTHE END'));
+    const peak = memory.stop();
     console.log(`terminal: 200 MiB of output under a 1 MiB limit, peak retained growth ${(peak / MiB).toFixed(1)} MiB`);
     assert.ok(peak < 16 * MiB, `retained memory grew by ${(peak / MiB).toFixed(1)} MiB`);
   } finally {
-    clearInterval(sampler);
+    memory.stop();
     manager.dispose();
   }
 });

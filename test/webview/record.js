@@ -45,7 +45,7 @@ async function main() {
         args: [DEMO],
         cwd: workspace,
         // A short pause still streams in several chunks per frame and over several frames.
-        env: { ...process.env, ACP_DEMO_DELAY_MS: process.env.ACP_DEMO_DELAY_MS || '15' },
+        env: { ...process.env, ACP_DEMO_DELAY_MS: process.env.ACP_DEMO_DELAY_MS || '15', ACP_DEMO_STATE_DIR: path.join(workspace, '.demo-state') },
       }),
     },
     { initializeTimeoutMs: 20000, maxLineBytes: 1 << 24, workspaceFolder: workspace, clientVersion: '0.0.0-record' },

@@ -20,8 +20,8 @@ const DEBOUNCE_MS = 300;
 /** Baselines held for opened diffs; the oldest go first. */
 const MAX_KEPT = 200;
 
-/** What the reviewer needs of a controller: the same window the panel has. */
-export type ReviewSource = FeedSource;
+/** What the reviewer needs of a session: the same window the panel has. */
+export type ReviewSource = Pick<FeedSource, 'transcript' | 'session' | 'currentStatus' | 'onStatus'>;
 
 type Log = Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
 
@@ -39,8 +39,8 @@ type Log = Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
 export class EditReviewer implements vscode.Disposable {
   private readonly review = new EditReview();
   private readonly cache: ContentCache;
-  private source: ReviewSource | undefined;
-  private subscriptions: (() => void)[] = [];
+  /** Every open session, whichever the panel shows: a turn in any of them may edit files. */
+  private readonly sources = new Map<ReviewSource, () => void>();
   private readonly disposables: vscode.Disposable[] = [];
   private phase: string | undefined;
   private inTurn = false;
@@ -75,14 +75,23 @@ export class EditReviewer implements vscode.Disposable {
     return this.published;
   }
 
-  /** Follows a controller (and the next one, when the agent is replaced): the review stays the user's. */
-  attach(source: ReviewSource): void {
-    for (const unsubscribe of this.subscriptions) unsubscribe();
-    this.source = source;
-    this.phase = undefined;
-    this.subscriptions = [source.onStatus((status) => this.onPhase(status.phase)), source.transcript.onChange((event) => this.onTranscript(event))];
-    this.onPhase(source.currentStatus.phase);
+  /**
+   * Follows a session until `unwatch`: its turns are recorded, and it shows the review list (one
+   * list for the workspace, whichever session made the changes: the files are the user's).
+   */
+  watch(source: ReviewSource): void {
+    if (this.sources.has(source)) return;
+    const offStatus = source.onStatus(() => this.onPhases());
+    const offTranscript = source.transcript.onChange((event) => this.onTranscript(source, event));
+    this.sources.set(source, () => (offStatus(), offTranscript()));
+    this.onPhases();
     source.session.setReview(this.published);
+  }
+
+  unwatch(source: ReviewSource): void {
+    this.sources.get(source)?.();
+    this.sources.delete(source);
+    this.onPhases();
   }
 
   /** Called by fs/write_text_file before it writes: the file's state now is its baseline. */
@@ -171,10 +180,17 @@ export class EditReviewer implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const unsubscribe of this.subscriptions) unsubscribe();
+    for (const unsubscribe of this.sources.values()) unsubscribe();
+    this.sources.clear();
     for (const d of this.disposables) d.dispose();
     clearTimeout(this.timer);
     clearTimeout(this.graceTimer);
+  }
+
+  /** A turn runs while any session prompts; the recording ends when the last one stops. */
+  private onPhases(): void {
+    const phases = [...this.sources.keys()].map((s) => s.currentStatus.phase);
+    this.onPhase(phases.includes('prompting') ? 'prompting' : phases.some((p) => p !== 'idle') ? 'ready' : 'idle');
   }
 
   private onPhase(phase: string): void {
@@ -194,11 +210,10 @@ export class EditReviewer implements vscode.Disposable {
     }
   }
 
-  private onTranscript(event: TranscriptEvent): void {
+  private onTranscript(source: ReviewSource, event: TranscriptEvent): void {
     if (event.type !== 'added' && event.type !== 'updated') return;
-    const source = this.source;
-    const entry = source?.transcript.entries[event.index];
-    if (!source || entry?.kind !== 'tool') return;
+    const entry = source.transcript.entries[event.index];
+    if (entry?.kind !== 'tool') return;
     entry.content.forEach((content, contentIndex) => {
       if (content.type !== 'diff') return;
       const diff = source.transcript.diffSource(event.index, contentIndex);
@@ -265,7 +280,7 @@ export class EditReviewer implements vscode.Disposable {
   private publish(files: ReviewFileView[]): void {
     if (JSON.stringify(files) === JSON.stringify(this.published)) return;
     this.published = files;
-    this.source?.session.setReview(files);
+    for (const source of this.sources.keys()) source.session.setReview(files);
   }
 
   /** A file's state now: its unsaved buffer when it has one, else its text on disk. */
