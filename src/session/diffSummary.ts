@@ -1,4 +1,4 @@
-import { diffLines } from 'diff';
+import { diffArrays } from 'diff';
 import type { DiffView } from '../webview-protocol/entries';
 
 /** How many changed lines a tool card previews; the diff editor shows the rest. */
@@ -17,23 +17,24 @@ export function summariseDiff(path: string, oldText: string | null, newText: str
   const preview: string[] = [];
   let added = 0;
   let removed = 0;
-  const note = (sign: '+' | '-', value: string) => {
-    const lines = splitLines(value);
+  const note = (sign: '+' | '-', lines: readonly string[]) => {
     if (sign === '+') added += lines.length;
     else removed += lines.length;
     // One line past the limit is kept to know that the preview is truncated.
-    for (const line of lines) if (preview.length <= DIFF_PREVIEW_LINES) preview.push(sign + line.slice(0, PREVIEW_LINE_CHARS));
+    for (const line of lines) if (preview.length <= DIFF_PREVIEW_LINES) preview.push(sign + withoutMark(line).slice(0, PREVIEW_LINE_CHARS));
   };
   const old = oldText ?? '';
-  const changes = old.length + newText.length <= MAX_DIFF_CHARS ? diffLines(old, newText, { maxEditLength: MAX_EDIT_LENGTH }) : undefined;
+  const oldLines = lineTokens(old);
+  const newLines = lineTokens(newText);
+  const changes = old.length + newText.length <= MAX_DIFF_CHARS ? diffArrays(oldLines, newLines, { maxEditLength: MAX_EDIT_LENGTH }) : undefined;
   if (changes) {
     for (const change of changes) {
       if (change.added) note('+', change.value);
       else if (change.removed) note('-', change.value);
     }
   } else {
-    note('-', old);
-    note('+', newText);
+    note('-', oldLines);
+    note('+', newLines);
   }
   return {
     type: 'diff',
@@ -46,10 +47,21 @@ export function summariseDiff(path: string, oldText: string | null, newText: str
   };
 }
 
-/** The lines of a diff hunk, without the empty string after its final newline. */
-function splitLines(value: string): string[] {
-  if (value === '') return [];
-  const lines = value.split('\n');
+/**
+ * The lines of a text as diff tokens, equal exactly when jsdiff's `diffLines` tokens are (so the
+ * summary is the same), at less than half its cost: `diffLines` splits with a regex, keeps each
+ * line's newline, and joins and re-splits every hunk. Here a line is a plain `split` part, and
+ * only a last line without a newline is marked (with a `\n`, which no other part contains), as
+ * `a` at the end of a file is not the line `a\n`.
+ */
+function lineTokens(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
+  else lines[lines.length - 1] += '\n';
   return lines;
+}
+
+function withoutMark(line: string): string {
+  return line.endsWith('\n') ? line.slice(0, -1) : line;
 }

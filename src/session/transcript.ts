@@ -1,6 +1,6 @@
 import type { SessionUpdate, StopReason, ToolCall, ToolCallContent, ToolCallUpdate } from '../protocol';
 import type { AttachmentLabel } from '../webview-protocol/session';
-import type { ElicitationEntryView, EntryView, PermissionOptionView, PlanEntryView, TerminalContentView, TextEntryView, ToolContentView, ToolEntryView } from '../webview-protocol/entries';
+import type { DiffView, ElicitationEntryView, EntryView, PermissionOptionView, PlanEntryView, TerminalContentView, TextEntryView, ToolContentView, ToolEntryView } from '../webview-protocol/entries';
 import { contentText } from './contentText';
 import { summariseDiff } from './diffSummary';
 
@@ -25,25 +25,41 @@ export interface DiffSource {
   newText: string;
 }
 
+/** A diff card's summary, with the full texts behind it. */
+interface Diff {
+  source: DiffSource;
+  view: DiffView;
+}
+
 /** A client terminal as a card shows it. */
 export type TerminalState = Omit<TerminalContentView, 'type' | 'terminalId'>;
 
 const NO_OUTPUT: TerminalState = { output: '', truncated: false, exitStatus: null };
+/** Streamed chunks are joined into their entry's text in blocks of this many (see `appendText`). */
+const JOINED_CHUNKS = 64;
 
 export class Transcript {
   private list: EntryView[] = [];
   private readonly toolIndex = new Map<string, number>();
   /** Elicitation entries by their request key. */
   private readonly elicitationIndex = new Map<string, number>();
-  /** Per tool call, its diffs' full texts, at the index of the content they belong to. */
-  private readonly diffSources = new Map<string, (DiffSource | undefined)[]>();
+  /** Per tool call, its diffs' full texts and summaries, at the index of the content they belong to. */
+  private readonly diffs = new Map<string, (Diff | undefined)[]>();
   /** What each client terminal has shown, for the cards that embed it (and for cards that embed it later). */
   private readonly terminals = new Map<string, TerminalState>();
   /** The `messageId` of the last text entry, when the agent gives them: a new id starts a new entry. */
   private openMessageId: string | undefined;
+  /**
+   * The text entry chunks stream into, while its entry lags behind: its text so far, and the
+   * chunks since (`pieces`). The entry is rebuilt when `entries` is read (the panel reads once
+   * per frame), not per chunk: a copy of the entry per chunk, and its garbage, were a third of
+   * the fold's cost (bench/throughput.mjs).
+   */
+  private open: { index: number; text: string; pieces: string[] } | undefined;
   private readonly listeners = new Set<(event: TranscriptEvent) => void>();
 
   get entries(): readonly EntryView[] {
+    this.settle();
     return this.list;
   }
 
@@ -126,7 +142,7 @@ export class Transcript {
   /** The full texts of diff `contentIndex` of the tool call at entry `index`, if it is one. */
   diffSource(index: number, contentIndex: number): DiffSource | undefined {
     const entry = this.list[index];
-    return entry?.kind === 'tool' ? this.diffSources.get(entry.toolCallId)?.[contentIndex] : undefined;
+    return entry?.kind === 'tool' ? this.diffs.get(entry.toolCallId)?.[contentIndex]?.source : undefined;
   }
 
   /** A client terminal produced output or ended: every card embedding it shows the new state. */
@@ -145,9 +161,10 @@ export class Transcript {
     this.list = [];
     this.toolIndex.clear();
     this.elicitationIndex.clear();
-    this.diffSources.clear();
+    this.diffs.clear();
     this.terminals.clear();
     this.openMessageId = undefined;
+    this.open = undefined;
     this.emit({ type: 'reset' });
   }
 
@@ -157,7 +174,15 @@ export class Transcript {
     const last = this.list[index];
     const sameMessage = messageId === undefined || this.openMessageId === undefined || messageId === this.openMessageId;
     if (last?.kind === kind && sameMessage) {
-      this.list[index] = { ...last, kind, text: last.text + text };
+      if (this.open?.index !== index) {
+        this.settle();
+        this.open = { index, text: last.text, pieces: [] };
+      }
+      // Chunks chained one by one into the text all outlive the young-generation GC, which then
+      // copies thousands of tiny strings (as costly as the rest of the fold); joined in blocks,
+      // they die young.
+      this.open.pieces.push(text);
+      if (this.open.pieces.length === JOINED_CHUNKS) this.open.text += this.open.pieces.splice(0).join('');
       this.openMessageId ??= messageId;
       this.emit({ type: 'appended', index, text });
     } else {
@@ -173,8 +198,9 @@ export class Transcript {
     if (update.status != null) patch.status = update.status;
     // A new content or locations array replaces the old one (ACP §8).
     if (update.content != null) {
-      patch.content = update.content.map((c) => this.toolContentView(c));
-      this.diffSources.set(update.toolCallId, update.content.map((c) => (c.type === 'diff' ? { path: c.path, oldText: c.oldText ?? null, newText: c.newText } : undefined)));
+      const diffs = update.content.map((c) => (c.type === 'diff' ? this.diff(update.toolCallId, { path: c.path, oldText: c.oldText ?? null, newText: c.newText }) : undefined));
+      patch.content = update.content.map((c, i) => (c.type === 'diff' ? diffs[i]!.view : this.toolContentView(c)));
+      this.diffs.set(update.toolCallId, diffs);
     }
     if (update.locations != null) patch.locations = update.locations.map((l) => ({ path: l.path, line: l.line ?? null }));
     if (this.toolIndex.has(update.toolCallId)) {
@@ -199,6 +225,20 @@ export class Transcript {
     else this.replace(index, plan);
   }
 
+  /** Agents resend a call's whole content with later updates: a diff it already had keeps its summary. */
+  private diff(toolCallId: string, source: DiffSource): Diff {
+    const known = this.diffs.get(toolCallId)?.find((d) => d?.source.path === source.path && d.source.oldText === source.oldText && d.source.newText === source.newText);
+    return known ?? { source, view: summariseDiff(source.path, source.oldText, source.newText) };
+  }
+
+  /** The streamed text entry gets its text (as a new object: one handed out earlier keeps its own). */
+  private settle(): void {
+    if (!this.open) return;
+    const { index, text, pieces } = this.open;
+    this.list[index] = { ...(this.list[index] as TextEntryView), text: text + pieces.join('') };
+    this.open = undefined;
+  }
+
   private replace(index: number, entry: EntryView): void {
     this.list[index] = entry;
     this.emit({ type: 'updated', index });
@@ -213,12 +253,10 @@ export class Transcript {
     for (const listener of this.listeners) listener(event);
   }
 
-  private toolContentView(content: ToolCallContent): ToolContentView {
+  private toolContentView(content: Exclude<ToolCallContent, { type: 'diff' }>): ToolContentView {
     switch (content.type) {
       case 'content':
         return { type: 'text', text: contentText(content.content) };
-      case 'diff':
-        return summariseDiff(content.path, content.oldText ?? null, content.newText);
       case 'terminal':
         return { type: 'terminal', terminalId: content.terminalId, ...(this.terminals.get(content.terminalId) ?? NO_OUTPUT) };
     }

@@ -2,8 +2,10 @@
 // transcript a user would see after a sequence of session/updates.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { diffLines } from 'diff';
 import { SessionUpdateSchema } from '../../src/protocol';
 import { Transcript } from '../../src/session/transcript';
+import { DIFF_PREVIEW_LINES, summariseDiff } from '../../src/session/diffSummary';
 import type { EntryView, ToolContentView } from '../../src/webview-protocol/entries';
 import { sliceLines } from '../../src/session/textLines';
 
@@ -110,6 +112,71 @@ test('a diff preview is bounded in lines and in line length', () => {
   assert.equal(diff.preview.length, 40);
   assert.equal(diff.previewTruncated, true);
   assert.ok(diff.preview.every((line) => line.length <= 401));
+});
+
+test('a streamed entry read midway keeps its text; the next read has every chunk since', () => {
+  const t = new Transcript();
+  const chunks = Array.from({ length: 300 }, (_, i) => `${i} `);
+  const textOf = (entry: EntryView) => (entry.kind === 'agent' ? entry.text : assert.fail(entry.kind));
+  t.apply(SessionUpdateSchema.parse(text('agent_message_chunk', chunks[0])));
+  let seen = t.entries[0];
+  let seenText = chunks[0];
+  for (let i = 1; i < chunks.length; i++) {
+    t.apply(SessionUpdateSchema.parse(text('agent_message_chunk', chunks[i])));
+    if (i % 97 !== 0) continue;
+    assert.equal(textOf(seen), seenText, 'an entry handed out never changes');
+    seen = t.entries[0];
+    seenText = chunks.slice(0, i + 1).join('');
+    assert.equal(textOf(seen), seenText);
+  }
+  t.apply(SessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'A' }));
+  t.apply(SessionUpdateSchema.parse(text('agent_message_chunk', 'next')));
+  assert.equal(render(t.entries), `agent: ${chunks.join('')}\ntool a [pending] A (other)\nagent: next`);
+});
+
+test('a user prompt on screen takes the chunks of a replayed user message', () => {
+  const t = new Transcript();
+  t.addUserPrompt('look at', [{ kind: 'file', label: 'a.ts' }]);
+  t.apply(SessionUpdateSchema.parse(text('user_message_chunk', ' this')));
+  assert.deepEqual(t.entries[0], { kind: 'user', text: 'look at this', attachments: [{ kind: 'file', label: 'a.ts' }] });
+});
+
+test('a tool call update that repeats a diff keeps its summary; a changed diff is summarised again', () => {
+  const diff = (newText: string) => ({ type: 'diff', path: '/w/a.ts', oldText: 'one\n', newText });
+  const t = fold([{ sessionUpdate: 'tool_call', toolCallId: 'e', title: 'Edit', kind: 'edit', content: [diff('two\n')] }]);
+  const card = (): ToolContentView => (t.entries[0].kind === 'tool' ? t.entries[0].content.at(-1)! : assert.fail('not a tool'));
+  const first = card();
+  t.apply(SessionUpdateSchema.parse({ sessionUpdate: 'tool_call_update', toolCallId: 'e', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'done' } }, diff('two\n')] }));
+  assert.equal(card(), first, 'the same summary object');
+  assert.deepEqual(t.diffSource(0, 1), { path: '/w/a.ts', oldText: 'one\n', newText: 'two\n' });
+  t.apply(SessionUpdateSchema.parse({ sessionUpdate: 'tool_call_update', toolCallId: 'e', content: [diff('three\n')] }));
+  assert.equal(render(t.entries), 'tool e [completed] Edit (edit) {diff /w/a.ts +1 -1: -one +three}');
+});
+
+test('diff summaries are the ones a line diff (jsdiff diffLines) gives, line endings and all', () => {
+  const reference = (oldText: string, newText: string) => {
+    const hunkLines = (value: string) => value.split('\n').slice(0, value.endsWith('\n') ? -1 : undefined);
+    const preview: string[] = [];
+    let added = 0;
+    let removed = 0;
+    for (const change of diffLines(oldText, newText)) {
+      if (!change.added && !change.removed) continue;
+      const hunk = hunkLines(change.value);
+      if (change.added) added += hunk.length;
+      else removed += hunk.length;
+      preview.push(...hunk.map((line) => (change.added ? '+' : '-') + line));
+    }
+    return { added, removed, preview: preview.slice(0, DIFF_PREVIEW_LINES) };
+  };
+  // Every text of up to two lines, with each line ending: the cases where line diffs differ.
+  const lines = ['a', 'b', ''].flatMap((line) => ['\n', '\r\n', ''].map((end) => line + end));
+  const texts = [...new Set(['', ...lines, ...lines.flatMap((first) => lines.map((second) => first + second))])];
+  for (const oldText of texts) {
+    for (const newText of texts) {
+      const { added, removed, preview } = summariseDiff('p', oldText, newText);
+      assert.deepEqual({ added, removed, preview }, reference(oldText, newText), JSON.stringify({ oldText, newText }));
+    }
+  }
 });
 
 test('terminal output reaches every card embedding the terminal, also cards that embed it later', () => {
