@@ -112,6 +112,23 @@ suite('fs callbacks', function () {
     await revertAndClose(document);
   });
 
+  test('an agent killed while sending a write leaves the file and the user’s unsaved edits as they were', async () => {
+    const file = path.join(dir, 'half-write.txt');
+    fs.writeFileSync(file, 'on disk\n');
+    const document = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(document);
+    assert.ok(await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'unsaved\n')));
+
+    const controller = await useAgent('Half writer', 'hostile-half-line.js', { FAKE_HALF_WRITE_PATH: file, FAKE_HALF_BYTES: String(1 << 20) });
+    await controller.prompt('write it');
+    await until('the crash', () => (controller.currentStatus.phase === 'crashed' ? true : undefined));
+    assert.match(controller.currentStatus.detail ?? '', /killed by SIGKILL/);
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), 'on disk\n', 'the disk is untouched');
+    assert.strictEqual(document.getText(), 'unsaved\non disk\n', 'the buffer keeps the user’s edit');
+    assert.strictEqual(document.isDirty, true);
+    await revertAndClose(document);
+  });
+
   test('the save runs the user’s save participants (trim trailing whitespace); its edit is one more undo step', async () => {
     const config = vscode.workspace.getConfiguration('files');
     await config.update('trimTrailingWhitespace', true, vscode.ConfigurationTarget.Global);
