@@ -109,7 +109,7 @@ export class AgentHost implements vscode.Disposable {
   /** @-mention: the chosen files and folders become attachments of the prompt being composed. */
   async mention(): Promise<void> {
     // The agent starts meanwhile, so its capabilities are known when the choice comes.
-    if (this.current.currentStatus.phase === 'idle') void this.startAgent();
+    if (this.current.currentStatus.phase === 'idle') void this.startShown();
     const chosen = await this.mentions.pick();
     for (const attachment of chosen) this.current.attach(attachment);
   }
@@ -118,7 +118,7 @@ export class AgentHost implements vscode.Disposable {
   async addSelection(): Promise<void> {
     const attachments = selectionAttachments(vscode.window.activeTextEditor);
     if (typeof attachments === 'string') return this.current.noteAttachment(attachments);
-    if (this.current.currentStatus.phase === 'idle') await this.startAgent();
+    if (this.current.currentStatus.phase === 'idle') await this.startShown();
     for (const attachment of attachments) this.current.attach(attachment);
   }
 
@@ -217,7 +217,8 @@ export class AgentHost implements vscode.Disposable {
   /** ACP: Session History…: a past session opens in its own tab (or the tab it is open in is shown). */
   async openFromHistory(): Promise<void> {
     const runtime = this.current.runtime;
-    if (!runtime.current && runtime.agent.name === this.current.agentName) await this.startShown();
+    // The agent's own list needs it running (a failed start falls back to the sessions kept here).
+    if (!runtime.current) await this.startShown();
     const entry = await pickFromHistory({
       runtime: runtime.features.has('list') ? runtime : undefined,
       store: this.store,
@@ -242,8 +243,9 @@ export class AgentHost implements vscode.Disposable {
   private async deleteSession(entry: HistoryEntry): Promise<void> {
     const open = this.tabs.find(entry);
     if (open) await this.closeSession(open.key);
-    const runtime = this.tabs.runtimeFor(this.agentChoices().find((a) => a.name === entry.agentName) ?? this.current.runtime.agent);
-    if (runtime.agent.name === entry.agentName && runtime.current && runtime.features.has('delete')) await runtime.delete(entry.sessionId);
+    const agent = this.agentChoices().find((a) => a.name === entry.agentName);
+    const runtime = agent && this.tabs.runtimeFor(agent);
+    if (runtime?.current && runtime.features.has('delete')) await runtime.delete(entry.sessionId);
     await this.store.forget(entry);
   }
 

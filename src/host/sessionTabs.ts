@@ -77,14 +77,18 @@ export class SessionTabs {
     this.tabs.push(tab);
     let label = controller.label;
     let sessionId = controller.agentSessionId;
+    let phase = controller.currentStatus.phase;
     const changed = () => {
-      // The history learns of a session once the agent named it, and again when its title changes.
-      if (controller.agentSessionId && (controller.agentSessionId !== sessionId || controller.label !== label)) {
+      // The history learns of a session once the agent named it, and again when its title
+      // changes or a turn ends (the newest first).
+      const turnEnded = phase === 'prompting' && controller.currentStatus.phase !== 'prompting';
+      if (controller.agentSessionId && (controller.agentSessionId !== sessionId || controller.label !== label || turnEnded)) {
         void this.store.remember({ agentName: controller.agentName, sessionId: controller.agentSessionId }, controller.label);
         if (controller.agentSessionId !== sessionId) void this.persistTabs();
       }
       sessionId = controller.agentSessionId;
       label = controller.label;
+      phase = controller.currentStatus.phase;
       this.emit();
     };
     const offStatus = controller.onStatus(changed);
