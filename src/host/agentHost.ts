@@ -102,8 +102,10 @@ export class AgentHost implements vscode.Disposable {
     controller.session.setFollow(followSetting());
     this.view.attach(this.feedSource(controller));
     this.follower.attach(controller.transcript);
-    // A session brought back from before a reload shows its conversation without waiting for a prompt.
-    if (controller.agentSessionId && controller.currentStatus.phase === 'idle' && vscode.workspace.isTrusted) void this.startShown();
+    // A session brought back without a saved transcript gets its conversation from the agent
+    // (session/load) without waiting for a prompt; one with a transcript starts when it is used.
+    const nothingShown = controller.transcript.entries.length === 0;
+    if (controller.agentSessionId && nothingShown && controller.currentStatus.phase === 'idle' && vscode.workspace.isTrusted) void this.startShown();
   }
 
   /** @-mention: the chosen files and folders become attachments of the prompt being composed. */

@@ -1,3 +1,7 @@
+import { z } from 'zod';
+import { EntryViewSchema } from '../webview-protocol/entries';
+import type { EntryView } from '../webview-protocol/entries';
+
 /** The sessions this extension opened in a workspace, newest first: its history and its open tabs. */
 export interface SessionRecord {
   agentName: string;
@@ -30,6 +34,12 @@ interface Saved {
 const KEY = 'acpHost.sessions';
 /** Enough history for anyone; the memento is not a database. */
 export const MAX_RECORDS = 200;
+/** Transcripts are kept for the newest sessions only, each at most this big (the newest entries win). */
+export const MAX_TRANSCRIPTS = 20;
+export const MAX_TRANSCRIPT_CHARS = 2_000_000;
+
+const transcriptKey = (ref: SessionRef) => `acpHost.transcript/${ref.agentName}/${ref.sessionId}`;
+const StoredTranscriptSchema = z.array(EntryViewSchema);
 
 const same = (a: SessionRef, b: SessionRef) => a.agentName === b.agentName && a.sessionId === b.sessionId;
 
@@ -66,15 +76,40 @@ export class SessionStore {
   }
 
   /** Adds or refreshes a session (it moves to the top); the oldest beyond MAX_RECORDS are forgotten. */
-  remember(ref: SessionRef, title: string, now = new Date()): Thenable<void> {
+  async remember(ref: SessionRef, title: string, now = new Date()): Promise<void> {
     const saved = this.read();
-    const records = [{ ...ref, title, updatedAt: now.toISOString() }, ...saved.records.filter((r) => !same(r, ref))].slice(0, MAX_RECORDS);
-    return this.write({ ...saved, records });
+    const records = [{ ...ref, title, updatedAt: now.toISOString() }, ...saved.records.filter((r) => !same(r, ref))];
+    // A transcript outlives its place among the newest sessions only as long as that place.
+    const dropped = records.length > MAX_TRANSCRIPTS ? records[MAX_TRANSCRIPTS] : undefined;
+    if (dropped) await this.memento.update(transcriptKey(dropped), undefined);
+    await this.write({ ...saved, records: records.slice(0, MAX_RECORDS) });
   }
 
-  forget(ref: SessionRef): Thenable<void> {
+  async forget(ref: SessionRef): Promise<void> {
     const saved = this.read();
-    return this.write({ records: saved.records.filter((r) => !same(r, ref)), open: saved.open.filter((r) => !same(r, ref)), shown: saved.shown && same(saved.shown, ref) ? undefined : saved.shown });
+    await this.memento.update(transcriptKey(ref), undefined);
+    await this.write({ records: saved.records.filter((r) => !same(r, ref)), open: saved.open.filter((r) => !same(r, ref)), shown: saved.shown && same(saved.shown, ref) ? undefined : saved.shown });
+  }
+
+  /**
+   * Keeps what a session showed, so it comes back after a reload even with an agent that cannot
+   * replay it (no session/load). Too big a transcript loses its oldest entries.
+   */
+  saveTranscript(ref: SessionRef, entries: readonly EntryView[]): Thenable<void> {
+    let kept = entries;
+    let size = JSON.stringify(kept).length;
+    while (size > MAX_TRANSCRIPT_CHARS && kept.length > 0) {
+      const cut = Math.max(1, Math.ceil(kept.length / 10));
+      size -= JSON.stringify(kept.slice(0, cut)).length;
+      kept = kept.slice(cut);
+    }
+    return this.memento.update(transcriptKey(ref), kept);
+  }
+
+  /** The saved transcript, if there is one and it is still a valid one. */
+  transcript(ref: SessionRef): EntryView[] | undefined {
+    const parsed = StoredTranscriptSchema.safeParse(this.memento.get(transcriptKey(ref)));
+    return parsed.success && parsed.data.length > 0 ? parsed.data : undefined;
   }
 
   /** The tabs to bring back after a reload, with their titles from the history. */

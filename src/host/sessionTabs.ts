@@ -73,6 +73,8 @@ export class SessionTabs {
   /** Opens a tab (not started, not shown): a new session, or `options.sessionId` to bring back. */
   open(agent: AgentDefinition, options: SessionOptions = {}): Tab {
     const controller = this.make.session(agent, this.runtimeFor(agent), options);
+    const saved = options.sessionId === undefined ? undefined : this.store.transcript({ agentName: agent.name, sessionId: options.sessionId });
+    if (saved) controller.transcript.restore(saved);
     const tab = { key: `s${this.nextKey++}`, controller };
     this.tabs.push(tab);
     let label = controller.label;
@@ -82,10 +84,12 @@ export class SessionTabs {
       // The history learns of a session once the agent named it, and again when its title
       // changes or a turn ends (the newest first).
       const turnEnded = phase === 'prompting' && controller.currentStatus.phase !== 'prompting';
-      if (controller.agentSessionId && (controller.agentSessionId !== sessionId || controller.label !== label || turnEnded)) {
-        void this.store.remember({ agentName: controller.agentName, sessionId: controller.agentSessionId }, controller.label);
-        if (controller.agentSessionId !== sessionId) void this.persistTabs();
+      const ref = controller.agentSessionId ? { agentName: controller.agentName, sessionId: controller.agentSessionId } : undefined;
+      if (ref && (ref.sessionId !== sessionId || controller.label !== label || turnEnded)) {
+        void this.store.remember(ref, controller.label);
+        if (ref.sessionId !== sessionId) void this.persistTabs();
       }
+      if (turnEnded) this.saveTranscript(tab);
       sessionId = controller.agentSessionId;
       label = controller.label;
       phase = controller.currentStatus.phase;
@@ -124,6 +128,7 @@ export class SessionTabs {
     void this.persistTabs();
     this.emit();
     this.make.closed?.(tab.controller);
+    this.saveTranscript(tab);
     await tab.controller.close();
     return wasShown ? this.shown : undefined;
   }
@@ -145,8 +150,13 @@ export class SessionTabs {
     for (const listener of this.listeners) listener();
   }
 
-  /** Every session and every process ends (the window closes: the store already has what comes back). */
+  private saveTranscript({ controller }: Tab): void {
+    if (controller.agentSessionId) void this.store.saveTranscript({ agentName: controller.agentName, sessionId: controller.agentSessionId }, controller.transcript.entries);
+  }
+
+  /** Every session and every process ends (the window closes: what comes back is in the store). */
   async dispose(): Promise<void> {
+    for (const tab of this.tabs) this.saveTranscript(tab);
     for (const off of this.unsubscribe.values()) off();
     this.unsubscribe.clear();
     this.listeners.clear();

@@ -156,6 +156,26 @@ export class Transcript {
     }
   }
 
+  /**
+   * Shows a session as it was saved (after a window reload, for agents that cannot replay it).
+   * What waited for an answer then cannot be answered now: permissions are dropped, forms are
+   * cancelled, running tool calls are unfinished. Diffs keep their summary; the full texts were
+   * not saved, so they no longer open in the diff editor.
+   */
+  restore(entries: readonly EntryView[]): void {
+    this.clear();
+    this.list = entries.map((entry): EntryView => {
+      if (entry.kind === 'elicitation' && entry.state === 'pending') return { ...entry, state: 'cancelled' };
+      if (entry.kind !== 'tool') return entry;
+      const status = entry.status === 'pending' || entry.status === 'in_progress' ? 'unfinished' : entry.status;
+      return { ...entry, status, permission: undefined };
+    });
+    this.list.forEach((entry, index) => {
+      if (entry.kind === 'tool') this.toolIndex.set(entry.toolCallId, index);
+    });
+    this.emit({ type: 'reset' });
+  }
+
   /** Drops every entry (a new session starts). */
   clear(): void {
     this.list = [];

@@ -166,19 +166,23 @@ test('slash-command completion and a mode switch in the real panel, light theme'
   }
 });
 
-test('a conversation survives reloading the window; the switcher holds sessions across agents', async () => {
+test('conversations survive reloading the window, with and without session/load; the switcher holds sessions of two agents', async () => {
   const sessionFile = path.join(require('node:fs').mkdtempSync(path.join(require('node:os').tmpdir(), 'acp-e2e-')), 'sessions.json');
   const keeper = { name: 'Keeper', command: process.execPath, args: [path.join(FIXTURES, 'history-agent.js')], env: { FAKE_SESSION_FILE: sessionFile } };
-  const { wb, frame } = await openPanel({ 'acpHost.agents': [keeper], 'acpHost.defaultAgent': 'Keeper' });
+  const plain = { name: 'Plain', command: process.execPath, args: [path.join(FIXTURES, 'well-behaved.js')] };
+  const { wb, frame } = await openPanel({ 'acpHost.agents': [keeper, plain], 'acpHost.defaultAgent': 'Keeper' });
+  const say = async (f, text) => {
+    await f.locator('#prompt').fill(text);
+    await f.locator('#prompt').press('Enter');
+    await f.locator('.entry-agent', { hasText: text }).waitFor({ timeout: 30000 });
+  };
   try {
-    await frame.locator('#prompt').fill('remember the milk');
-    await frame.locator('#prompt').press('Enter');
-    await frame.locator('.entry-agent', { hasText: 'remember the milk' }).waitFor({ timeout: 30000 });
-    // A second session with the demo agent: the switcher lists both, titled.
-    await frame.locator('select#agent').selectOption('Demo agent');
-    await frame.locator('#status', { hasText: 'Demo agent: ready' }).waitFor({ timeout: 30000 });
-    await frame.locator('#session option', { hasText: 'Keeper' }).first().waitFor({ state: 'attached', timeout: 30000 });
-    assert.equal(await frame.locator('#session option').count(), 2);
+    await say(frame, 'remember the milk');
+    // A second session, with an agent that cannot replay sessions (no session/load).
+    await frame.locator('select#agent').selectOption('Plain');
+    await frame.locator('#status', { hasText: 'Plain: ready' }).waitFor({ timeout: 30000 });
+    await say(frame, 'plain words');
+    assert.deepEqual(await frame.locator('#session option').allTextContents(), ['remember the milk — Keeper', 'plain words — Plain']);
     await frame.locator('select#session').selectOption({ label: 'remember the milk — Keeper' });
     await frame.locator('.entry-user', { hasText: 'remember the milk' }).waitFor({ timeout: 30000 });
 
@@ -192,11 +196,15 @@ test('a conversation survives reloading the window; the switcher holds sessions 
       await wb.page.locator('.activitybar [aria-label^="ACP Host"]').first().click({ timeout: 30000 });
       reloaded = await findFrame(wb.page, '#prompt', 60000);
     }
-    // The agent replays the session (session/load) into the panel of the new extension host.
-    await reloaded.locator('.entry-user', { hasText: 'remember the milk' }).waitFor({ timeout: 60000 });
-    await reloaded.locator('.entry-agent', { hasText: 'remember the milk' }).waitFor({ timeout: 30000 });
-    assert.equal(await reloaded.locator('#session option').count(), 2, 'both sessions are back in the switcher');
+    // Both sessions are back, each with its conversation, before any agent has started.
+    await reloaded.locator('.entry-agent', { hasText: 'remember the milk' }).waitFor({ timeout: 60000 });
+    assert.deepEqual(await reloaded.locator('#session option').allTextContents(), ['remember the milk — Keeper', 'plain words — Plain']);
     await screenshot(wb.page, 'panel-after-reload');
+    // The next prompt starts Keeper, which brings the session back with session/load and answers in it.
+    await say(reloaded, 'and the bread');
+    assert.deepEqual(await reloaded.locator('.entry-user').allTextContents(), ['remember the milk', 'and the bread']);
+    await reloaded.locator('select#session').selectOption({ label: 'plain words — Plain' });
+    await reloaded.locator('.entry-agent', { hasText: 'plain words' }).waitFor({ timeout: 30000 });
   } finally {
     await wb.close();
   }

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { AgentController } from '../../src/host/agentController';
 import { AgentRuntime } from '../../src/host/agentRuntime';
 import type { AgentDefinition, AgentPorts } from '../../src/host/agentPorts';
-import { MAX_RECORDS, SessionStore } from '../../src/host/sessionStore';
+import { MAX_RECORDS, MAX_TRANSCRIPTS, MAX_TRANSCRIPT_CHARS, SessionStore } from '../../src/host/sessionStore';
 import type { Memento } from '../../src/host/sessionStore';
 import { SessionTabs } from '../../src/host/sessionTabs';
 import { currentEnv } from '../../src/agent/environment';
@@ -23,8 +23,9 @@ class FakeMemento implements Memento {
     return this.values.get(key) as T | undefined;
   }
   update(key: string, value: unknown): Thenable<void> {
-    // What VS Code stores is JSON: a reference kept by the caller must not leak in.
-    this.values.set(key, JSON.parse(JSON.stringify(value)));
+    // What VS Code stores is JSON (a reference kept by the caller must not leak in); undefined deletes.
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, JSON.parse(JSON.stringify(value)));
     return Promise.resolve();
   }
 }
@@ -104,4 +105,41 @@ test('the store: newest first, bounded, forget, and corrupt entries are dropped 
   memento.values.set('acpHost.sessions', { records: [{ agentName: 'A', sessionId: 1 }, null, { agentName: 'A', sessionId: 'ok', title: 'x', updatedAt: 'y' }], open: 'nope' });
   assert.deepEqual(store.records().map((r) => r.sessionId), ['ok']);
   assert.deepEqual(store.openTabs().tabs, []);
+});
+
+test('transcripts: saved when a turn ends, restored when the session is opened again, bounded, and never trusted blindly', async () => {
+  const { tabs: t, store, memento } = tabs();
+  const first = t.open(agent('Alpha'));
+  try {
+    await first.controller.prompt('keep me');
+    const ref = { agentName: 'Alpha', sessionId: first.controller.agentSessionId! };
+    const saved = store.transcript(ref);
+    assert.deepEqual(saved?.map((e) => e.kind), ['user', 'agent', 'turnEnd']);
+
+    await t.close(first.key);
+    const again = t.open(agent('Alpha'), { sessionId: ref.sessionId });
+    const conversation = again.controller.transcript.entries.map((e) => (e.kind === 'user' || e.kind === 'agent' ? `${e.kind}:${e.text}` : e.kind));
+    assert.deepEqual(conversation, ['user:keep me', 'agent:keep me', 'turnEnd'], 'shown before the agent is even started');
+    assert.equal(again.controller.currentStatus.phase, 'idle');
+
+    // Too big: the newest entries are kept.
+    const big = Array.from({ length: 50 }, (_, i) => ({ kind: 'agent' as const, text: `${i} `.padEnd(MAX_TRANSCRIPT_CHARS / 20, 'x') }));
+    await store.saveTranscript(ref, big);
+    const kept = store.transcript(ref)!;
+    assert.ok(kept.length < 50 && kept.length > 0);
+    const last = kept.at(-1);
+    assert.ok(last?.kind === 'agent' && last.text.startsWith('49 '), 'the newest entry is kept');
+    assert.ok(JSON.stringify(kept).length <= MAX_TRANSCRIPT_CHARS);
+
+    // Tampered with: ignored.
+    memento.values.set(`acpHost.transcript/Alpha/${ref.sessionId}`, [{ kind: 'agent', text: 1 }]);
+    assert.equal(store.transcript(ref), undefined);
+
+    // Only the newest sessions keep theirs.
+    await store.saveTranscript(ref, [{ kind: 'agent', text: 'old' }]);
+    for (let i = 0; i < MAX_TRANSCRIPTS; i++) await store.remember({ agentName: 'Alpha', sessionId: `newer-${i}` }, 'n');
+    assert.equal(store.transcript(ref), undefined, 'dropped with its place among the newest');
+  } finally {
+    await t.dispose();
+  }
 });

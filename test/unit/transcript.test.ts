@@ -237,3 +237,27 @@ test('read windows: 1-based line, limit in lines, 0 or null from the start', () 
   assert.equal(sliceLines(file, 4, 10), 'four');
   assert.equal(sliceLines(file, 9, 1), '');
 });
+
+test('a saved transcript is restored without what waited for an answer; later updates still find its tool calls', () => {
+  const saved = fold([
+    text('agent_message_chunk', 'working on it'),
+    { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'in_progress' },
+    { sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Read', kind: 'read', status: 'completed' },
+  ]);
+  saved.askPermission({ toolCallId: 't1' }, [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }]);
+  saved.addElicitation({ requestKey: 'e1', agentName: 'A', message: 'Name?', title: null, toolCallId: null, fields: [] });
+  const restored = new Transcript();
+  const events: string[] = [];
+  restored.onChange((e) => events.push(e.type));
+  restored.restore(JSON.parse(JSON.stringify(saved.entries)) as EntryView[]);
+  assert.deepEqual(events.at(-1), 'reset', 'the view takes it as a new snapshot');
+  const [message, edit, read, form] = restored.entries;
+  assert.deepEqual(message, { kind: 'agent', text: 'working on it' });
+  assert.ok(edit.kind === 'tool' && edit.status === 'unfinished' && edit.permission === undefined);
+  assert.ok(read.kind === 'tool' && read.status === 'completed');
+  assert.ok(form.kind === 'elicitation' && form.state === 'cancelled');
+
+  for (const update of [{ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }]) restored.apply(SessionUpdateSchema.parse(update));
+  assert.equal(restored.entries.length, 4, 'the update patched the restored call');
+  assert.ok(restored.entries[1].kind === 'tool' && restored.entries[1].status === 'completed');
+});
