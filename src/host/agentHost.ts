@@ -282,7 +282,8 @@ export class AgentHost implements vscode.Disposable {
           return this.current.setConfigOption(intent.configId, intent.value);
         case 'openDiff': {
           const diff = this.current.transcript.diffSource(intent.index, intent.contentIndex);
-          if (!diff) throw new Error(`entry ${intent.index} has no diff ${intent.contentIndex}`);
+          // A session restored after a reload kept the diff's summary, not its full texts.
+          if (!diff) throw new Error('The full texts of this diff are not available any more (the session was restored after a window reload).');
           return this.diffs.open(diff);
         }
         case 'openLocation':
