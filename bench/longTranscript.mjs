@@ -5,7 +5,8 @@
 // traffic.mjs folded by Transcript, as a restored session would hold them.
 //
 // What "cost" means here: the webview's main-thread time for one host message, i.e. its
-// 'message' handler (zod validation, mirror update) plus the animation frame that renders it,
+// 'message' handler (zod validation, mirror update, and rendering if it renders at once) plus
+// the animation frame after it (rendering if it waits for the frame),
 // from the frame's first rAF callback until a task posted from the last one runs (style,
 // layout and paint done). The idle wait for the frame (vsync) is left out: it is up to 16.7 ms
 // whatever the work, and would drown it.
@@ -51,24 +52,22 @@ function installTimers(page) {
     }));
     /** Main-thread ms for one message: its handlers, plus the frame that renders it (see the header). */
     const measure = (message) => new Promise((resolve) => {
-      let handleStart = 0;
-      let handleEnd = 0;
       let frameStart = 0;
-      // Capture listeners run before the webview's own at the window: its rAF is registered after ours.
-      const before = () => {
-        handleStart = performance.now();
-        requestAnimationFrame(() => (frameStart = performance.now()));
-      };
+      // Listeners at the window run in the order they were added, the webview's first, so the
+      // clock starts at the post. series() posts from a task of its own just after a frame:
+      // the handlers run next, and the frame after them is the next one.
       const after = () => {
-        handleEnd = performance.now();
-        window.removeEventListener('message', before, true);
+        const handleEnd = performance.now();
         window.removeEventListener('message', after);
         afterFrame().then((end) => resolve(handleEnd - handleStart + (end - frameStart)));
       };
-      window.addEventListener('message', before, true);
       window.addEventListener('message', after);
+      // Added before the handlers run, so it runs before any the webview adds.
+      requestAnimationFrame(() => (frameStart = performance.now()));
+      const handleStart = performance.now();
       window.postMessage(message, '*');
     });
+    const afterThisFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
     window.__bench = {
       /** Posts the snapshot held in window.__snapshot; ms until its entries are in the DOM and the frame after is rendered. */
       async restore(n) {
@@ -76,7 +75,7 @@ function installTimers(page) {
         const start = performance.now();
         const inDom = new Promise((resolve) => {
           const observer = new MutationObserver(() => {
-            if (root.children.length !== n) return;
+            if (!root.querySelector(`[data-index="${n - 1}"]`)) return; // the last entry is in
             observer.disconnect();
             resolve();
           });
@@ -92,9 +91,11 @@ function installTimers(page) {
       async series(messages) {
         const costs = [];
         for (const message of messages) {
+          await frames(2);
+          await afterThisFrame();
           costs.push(await measure(message));
-          await frames(3);
         }
+        await frames(3);
         return costs;
       },
     };

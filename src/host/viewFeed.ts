@@ -17,9 +17,13 @@ type Pending = { kind: 'entry' } | { kind: 'append'; text: string };
 
 /**
  * Turns a source's changes into messages for the panel (no `vscode` here, so it is tested and
- * benchmarked in plain Node). Changes are marked, not copied: at the end of the frame each
+ * benchmarked in plain Node). Changes are marked, not copied: when the batch is posted each
  * changed entry is sent once, as it is then, and text that only grew is sent as the appended
  * part, so streaming costs O(chunk) per frame rather than O(entry).
+ *
+ * A change after a quiet frame is posted at once (from the next timer turn, so changes made in
+ * the same task still travel together); while changes keep coming, each post goes out one frame
+ * after the previous one, with everything that changed in between.
  */
 export class ViewFeed {
   private source: FeedSource | undefined;
@@ -28,6 +32,7 @@ export class ViewFeed {
   private sessionDirty = false;
   private snapshotDue = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastPost = -Infinity;
   private subscriptions: (() => void)[] = [];
 
   constructor(
@@ -52,6 +57,7 @@ export class ViewFeed {
     const source = this.source;
     if (!source) return;
     this.clearPending();
+    this.lastPost = performance.now();
     this.post({ type: 'snapshot', status: source.currentStatus, session: source.session.view, entries: [...source.transcript.entries] });
   }
 
@@ -76,7 +82,8 @@ export class ViewFeed {
 
   private mark(change: () => void): void {
     change();
-    this.timer ??= setTimeout(() => this.flush(), this.frameMs);
+    // Node runs a timer due now or in the past (a quiet period) in its next timer turn.
+    this.timer ??= setTimeout(() => this.flush(), this.lastPost + this.frameMs - performance.now());
   }
 
   private flush(): void {
@@ -92,6 +99,7 @@ export class ViewFeed {
     if (this.statusDirty) messages.push({ type: 'status', status: source.currentStatus });
     if (this.sessionDirty) messages.push({ type: 'session', session: source.session.view });
     this.clearPending();
+    if (messages.length > 0) this.lastPost = performance.now();
     if (messages.length === 1) this.post(messages[0]);
     else if (messages.length > 1) this.post({ type: 'batch', messages });
   }

@@ -17,14 +17,15 @@ import { post } from './vscode';
 
 /**
  * Bootstrap and message loop. Host messages update the mirror as they arrive; the DOM catches
- * up at most once per animation frame, touching only what changed.
+ * up about once per animation frame (see renderPromptly), touching only what changed.
  */
 const ui = buildLayout(document.getElementById('app') ?? document.body);
 const mirror = new Mirror();
 const presentation = new Presentation();
+// A user's "Show all": rendered in the next frame, not inside the click that asked for it.
 const transcript = new Transcript(ui.transcript, presentation, (index) => {
   mirror.touch(index);
-  schedule();
+  renderNextFrame();
 });
 const composer = new Composer(ui, presentation);
 const pickers = new Pickers(ui.pickers);
@@ -38,13 +39,31 @@ ui.start.addEventListener('click', () => post({ type: 'start' }));
 ui.restart.addEventListener('click', () => post({ type: 'restart' }));
 ui.follow.addEventListener('click', () => post({ type: 'setFollow', enabled: !mirror.session.follow }));
 
-let frame = 0;
-function schedule(): void {
-  frame ||= requestAnimationFrame(flush);
+/** Half a frame at 60 Hz: a host message after this much quiet is rendered at once. */
+const QUIET_MS = 8;
+let frame = 0; // an animation frame is requested, to render what changed
+let renderedAt = -Infinity; // when the DOM last caught up
+
+/** Renders the changes in the next animation frame, before the next paint. */
+function renderNextFrame(): void {
+  frame ||= requestAnimationFrame(() => {
+    frame = 0;
+    flush();
+  });
+}
+
+/**
+ * Host messages: one that comes after a quiet spell is rendered at once, rather than in the
+ * next animation frame, so the DOM has it sooner. Messages that come closer together (a burst,
+ * or a backlog behind a long render) are rendered together in the next frame, so rendering
+ * never falls behind the messages.
+ */
+function renderPromptly(): void {
+  if (frame || performance.now() - renderedAt < QUIET_MS) renderNextFrame();
+  else flush();
 }
 
 function flush(): void {
-  frame = 0;
   const changes = mirror.take();
   if (changes.snapshot) {
     presentation.prune(mirror.entries);
@@ -67,6 +86,7 @@ function flush(): void {
     attachments.render(session.attachments, session.attachmentNotice);
     composer.setAttachments(session.attachments);
   }
+  renderedAt = performance.now();
 }
 
 window.addEventListener('message', (event: MessageEvent) => {
@@ -76,7 +96,7 @@ window.addEventListener('message', (event: MessageEvent) => {
     return;
   }
   mirror.apply(parsed.data);
-  schedule();
+  renderPromptly();
 });
 
 post({ type: 'ready' });

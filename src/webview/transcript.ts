@@ -1,19 +1,27 @@
+import { h } from './dom';
 import { isSafeHref } from './markdown';
 import type { EntryView } from './protocol';
 import { elicitationDecision, elicitationInput, submitElicitation } from './render/elicitation';
 import { movePermissionFocus } from './render/permission';
-import { renderEntry } from './render/entries';
+import { patchEntry, renderEntry } from './render/entries';
 import type { Presentation } from './presentation';
 import { post } from './vscode';
 
 /** Within this many pixels of the bottom the view follows new output. */
 const STICK_PX = 40;
 const HREF_MAX = 8192;
+/**
+ * Entries per `div.entry-group`. The browser checks every content-visibility: auto element's
+ * visibility each frame and lays out every child of a container: per group rather than per
+ * entry, a 10,000-entry transcript costs as much per update as a short one.
+ */
+const GROUP_SIZE = 50;
 
 /**
- * main#transcript: one child per entry, in index order. Re-renders only the entries it is told
- * changed, keeps focus inside a re-rendered entry, and follows the output while the user is at
- * the bottom.
+ * main#transcript: groups of GROUP_SIZE entries (`div.entry-group > div.entry`), in index order,
+ * so entry i is child i % GROUP_SIZE of group ⌊i / GROUP_SIZE⌋. Re-renders only the entries it
+ * is told changed, keeps focus inside a re-rendered entry, and follows the output while the user
+ * is at the bottom.
  */
 export class Transcript {
   private stick = true;
@@ -52,49 +60,83 @@ export class Transcript {
   /** A snapshot: everything is new. One fragment, one insertion, no per-entry layout. */
   rebuild(entries: readonly (EntryView | undefined)[]): void {
     const fragment = document.createDocumentFragment();
-    for (let index = 0; index < entries.length; index++) fragment.append(renderEntry(entries[index], index, this.presentation));
+    let group: HTMLElement | undefined;
+    for (let index = 0; index < entries.length; index++) {
+      if (index % GROUP_SIZE === 0) fragment.append((group = h('div', 'entry-group')));
+      group?.append(renderEntry(entries[index], index, this.presentation));
+    }
     this.root.replaceChildren(fragment);
     this.stick = true;
     this.followOutput();
   }
 
-  /** Re-renders the given entries only; entries past the end are appended in index order. */
+  /**
+   * Re-renders the given entries only (streamed text in place); entries past the end are
+   * appended in index order.
+   */
   update(indices: Iterable<number>, entries: readonly (EntryView | undefined)[]): void {
     const sorted = [...indices].sort((a, b) => a - b);
-    const children = this.root.children;
     for (const index of sorted) {
-      // Fill any gap first so children[i] stays entry i.
-      for (let missing = children.length; missing < index; missing++) this.root.append(renderEntry(entries[missing], missing, this.presentation));
-      const old = children[index];
-      if (old) this.captureOpen(old, index);
-      const el = renderEntry(entries[index], index, this.presentation);
-      if (old) this.replace(old, el);
-      else this.root.append(el);
+      // Fill any gap first so that entry i stays at its place.
+      for (let missing = this.length(); missing < index; missing++) this.append(renderEntry(entries[missing], missing, this.presentation));
+      const old = this.entryAt(index);
+      if (!old) {
+        this.append(renderEntry(entries[index], index, this.presentation));
+        continue;
+      }
+      this.keepingFocus(old, () => {
+        if (patchEntry(old, entries[index])) return;
+        this.captureOpen(old, index);
+        this.replace(old, renderEntry(entries[index], index, this.presentation));
+      });
     }
     this.restorePendingFocus();
     this.followOutput();
   }
 
+  private entryAt(index: number): Element | undefined {
+    return this.root.children[Math.floor(index / GROUP_SIZE)]?.children[index % GROUP_SIZE];
+  }
+
+  /** How many entries the DOM holds: every group is full but the last. */
+  private length(): number {
+    const last = this.root.lastElementChild;
+    return last ? (this.root.children.length - 1) * GROUP_SIZE + last.children.length : 0;
+  }
+
+  private append(el: HTMLElement): void {
+    let group = this.root.lastElementChild;
+    if (!group || group.children.length === GROUP_SIZE) this.root.append((group = h('div', 'entry-group')));
+    group.append(el);
+  }
+
   /**
    * Moves the fresh rendering into the existing entry element rather than swapping elements:
-   * replacing a child of a long content-visibility list costs the browser far more per frame.
+   * the entry's node stays, so its group's child list and anything holding the node are untouched.
    */
   private replace(old: Element, el: HTMLElement): void {
-    const active = document.activeElement;
-    const path = active && old.contains(active) && active !== old ? childPath(old, active) : undefined;
     for (const name of old.getAttributeNames()) if (!el.hasAttribute(name)) old.removeAttribute(name);
     for (const name of el.getAttributeNames()) old.setAttribute(name, el.getAttribute(name) ?? '');
     old.replaceChildren(...el.childNodes);
-    if (!path || !active) return;
-    // The same position in the new content (a permission button, a link): keyboard users keep their place.
-    const target = path.reduce<Element | undefined>((node, i) => node?.children[i], old);
+  }
+
+  /**
+   * Runs `render` on `entry`; if that took away the focused element inside it, keyboard
+   * users keep their place: the same position in the new content (a permission button, a link).
+   */
+  private keepingFocus(entry: Element, render: () => void): void {
+    const active = document.activeElement;
+    const path = active && entry.contains(active) && active !== entry ? childPath(entry, active) : undefined;
+    render();
+    if (!path || !active || active.isConnected) return;
+    const target = path.reduce<Element | undefined>((node, i) => node?.children[i], entry);
     if (target instanceof HTMLElement && target.tagName === active.tagName && target.className === active.className) target.focus({ preventScroll: true });
   }
 
   private restorePendingFocus(): void {
     const pending = this.focusAfterRender;
     this.focusAfterRender = undefined;
-    if (pending) this.root.children[pending.index]?.querySelector<HTMLElement>(pending.selector)?.focus({ preventScroll: true });
+    if (pending) this.entryAt(pending.index)?.querySelector<HTMLElement>(pending.selector)?.focus({ preventScroll: true });
   }
 
   private onScroll(): void {
@@ -108,7 +150,7 @@ export class Transcript {
   private followOutput(): void {
     if (!this.stick) return;
     this.root.scrollTop = this.root.scrollHeight;
-    // Entries that just came into view get their real size (content-visibility) in the next
+    // Groups that just came into view get their real size (content-visibility) in the next
     // frame, which can leave the view short of the bottom: settle once more then.
     requestAnimationFrame(() => {
       if (this.stick && this.distanceFromBottom() > 0) this.root.scrollTop = this.root.scrollHeight;

@@ -31,11 +31,12 @@ function source(): FeedSource & { setStatus(s: StatusView): void } {
 const frame = () => new Promise((resolve) => setTimeout(resolve, 5));
 const chunk = (text: string) => SessionUpdateSchema.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 
-function collect(): { posts: HostToView[]; feed: ViewFeed } {
+function collect(frameMs = 1): { posts: HostToView[]; feed: ViewFeed } {
   const posts: HostToView[] = [];
-  const feed = new ViewFeed((m) => posts.push(HostToViewSchema.parse(m)), 1);
+  const feed = new ViewFeed((m) => posts.push(HostToViewSchema.parse(m)), frameMs);
   return { posts, feed };
 }
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('attach posts a snapshot; a frame of changes is one post, with streamed text as appends', async () => {
   const src = source();
@@ -64,6 +65,26 @@ test('attach posts a snapshot; a frame of changes is one post, with streamed tex
       ],
     },
   ]);
+  feed.dispose();
+});
+
+test('after a quiet frame a change is posted at once; while changes keep coming, one post per frame', async () => {
+  // Node runs due timers in the order they fall due, so these waits order reliably against the feed's.
+  const FRAME = 60;
+  const src = source();
+  const { posts, feed } = collect(FRAME);
+  feed.attach(src);
+  await wait(FRAME + 5); // quiet since the snapshot
+  src.transcript.apply(chunk('a'));
+  src.transcript.apply(chunk('b'));
+  await wait(5);
+  assert.deepEqual(posts.slice(1), [{ type: 'entry', index: 0, entry: { kind: 'agent', text: 'ab' } }], 'leading edge: at once, the same task together');
+  src.transcript.apply(chunk('c'));
+  await wait(FRAME / 3);
+  src.transcript.apply(chunk('d'));
+  assert.equal(posts.length, 2, 'held until a frame after the last post');
+  await wait(FRAME);
+  assert.deepEqual(posts.slice(2), [{ type: 'append', index: 0, text: 'cd' }], 'trailing edge: one post for the frame');
   feed.dispose();
 });
 

@@ -1,6 +1,6 @@
 import { attachmentList } from '../attachments';
 import { h, icon } from '../dom';
-import { renderMarkdown } from '../markdown';
+import { patchMarkdown, renderMarkdown } from '../markdown';
 import type { EntryView, StopReasonView } from '../protocol';
 import type { RenderContext } from './context';
 import { renderElicitation } from './elicitation';
@@ -10,7 +10,7 @@ import { renderTool } from './tool';
 /** DOM for entry `index`: `div.entry.entry-<kind>[data-index][data-kind]`. */
 export function renderEntry(entry: EntryView | undefined, index: number, context: RenderContext): HTMLElement {
   if (!entry) {
-    // The host skipped an index: keep children[i] ↔ entry i without showing anything.
+    // The host skipped an index: keep every entry at its place without showing anything.
     const hole = h('div', 'entry-placeholder');
     hole.hidden = true;
     hole.dataset.index = String(index);
@@ -49,6 +49,17 @@ export function renderEntry(entry: EntryView | undefined, index: number, context
       break;
   }
   return el;
+}
+
+/**
+ * Brings the element of a text entry that streams (agent, thought) up to `entry` in place, and
+ * says whether it could: not if the element shows something else, which is then rendered anew.
+ */
+export function patchEntry(el: Element, entry: EntryView | undefined): boolean {
+  if ((entry?.kind !== 'agent' && entry?.kind !== 'thought') || !(el instanceof HTMLElement) || el.dataset.kind !== entry.kind) return false;
+  const markdown = el.querySelector(':scope > .markdown, :scope > details > .markdown');
+  if (markdown) patchMarkdown(markdown, entry.text);
+  return markdown !== null;
 }
 
 function markdownBlock(text: string): HTMLElement {
