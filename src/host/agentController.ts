@@ -406,21 +406,28 @@ export class AgentController {
   private async doStart(): Promise<void> {
     this.setStatus({ phase: 'starting', detail: undefined, authMethods: undefined });
     const stops = this.stops;
-    let running: RunningAgent;
+    const release = this.runtime.claim();
     try {
-      running = await this.runtime.start();
-    } catch (error) {
-      // Already in words, with the exit code and stderr.
-      if (stops === this.stops) this.failStart((error as Error).message);
-      return;
-    }
-    if (stops !== this.stops) return; // stopped or closed meanwhile
-    this.running = running;
-    try {
-      await this.openSessionOrAuth(running);
-    } catch (error) {
-      if (this.running !== running) return; // the crash report says why
-      this.failStart(this.runtime.scrub(startFailureDetail(this.agent.name, error, this.agent.notFoundHint)));
+      let running: RunningAgent;
+      try {
+        running = await this.runtime.start();
+      } catch (error) {
+        // Already in words, with the exit code and stderr.
+        if (stops === this.stops) this.failStart((error as Error).message);
+        return;
+      }
+      if (stops !== this.stops) return; // stopped or closed meanwhile
+      this.running = running;
+      try {
+        await this.openSessionOrAuth(running);
+      } catch (error) {
+        if (this.running !== running) return; // the crash report says why
+        this.failStart(this.runtime.scrub(startFailureDetail(this.agent.name, error, this.agent.notFoundHint)));
+      }
+    } finally {
+      release();
+      // Stopped or closed while starting: a process started for nobody does not stay.
+      if (stops !== this.stops && !this.ownsRuntime && !this.runtime.inUse) await this.runtime.stop();
     }
   }
 

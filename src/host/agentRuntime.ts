@@ -82,6 +82,8 @@ function unknownSession(method: string, sessionId: string): ResponseError {
 export class AgentRuntime {
   private running: RunningAgent | undefined;
   private starting: Promise<RunningAgent> | undefined;
+  /** Sessions starting or opening (see `claim`). */
+  private claims = 0;
   /** Counts stops, so a start that a stop overtook ends its process instead of keeping it. */
   private stops = 0;
   private readonly sessions = new Map<string, SessionEndpoint>();
@@ -125,6 +127,19 @@ export class AgentRuntime {
     if (this.running) return Promise.resolve(this.running);
     this.starting ??= this.doStart().finally(() => (this.starting = undefined));
     return this.starting;
+  }
+
+  /**
+   * A session is about to use the process (it is starting it, or opening on it): until `release`,
+   * the process counts as in use, so a sibling that stops meanwhile does not stop it.
+   */
+  claim(): () => void {
+    this.claims++;
+    let released = false;
+    return () => {
+      if (!released) this.claims--;
+      released = true;
+    };
   }
 
   /** Stops the process; its sessions are told (onAgentStop) and may be reopened later. */
@@ -207,9 +222,9 @@ export class AgentRuntime {
     if (this.opening === endpoint) this.opening = undefined;
   }
 
-  /** Some session is open on the process, or being opened. */
+  /** Some session is open on the process, or claims it (starting, opening). */
   get inUse(): boolean {
-    return this.sessions.size > 0 || this.opening !== undefined;
+    return this.sessions.size > 0 || this.opening !== undefined || this.claims > 0;
   }
 
   /** One page of `session/list` for this workspace; `cursor` is the agent's, opaque (ACP §8). */

@@ -194,3 +194,26 @@ test('a call naming a session that is not open on the process is refused with -3
     await agent.runtime.stop();
   }
 });
+
+test('a session closed while the agent starts does not stop it under a sibling, and a process started for nobody does not stay', async () => {
+  const agent = historyAgent();
+  const a = agent.session();
+  const b = agent.session();
+  try {
+    const starting = Promise.all([a.start(), b.start()]);
+    await a.stop();
+    await starting;
+    assert.equal(b.currentStatus.phase, 'ready', b.currentStatus.detail);
+    assert.equal(a.currentStatus.phase, 'idle');
+
+    await b.stop();
+    const alone = agent.session();
+    const start = alone.start();
+    await alone.stop();
+    await start;
+    assert.equal(agent.runtime.current, undefined, 'stopped once its start finished');
+    assert.equal(alone.currentStatus.phase, 'idle');
+  } finally {
+    await agent.runtime.stop();
+  }
+});
