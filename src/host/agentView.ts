@@ -9,7 +9,7 @@ import type { FeedSource } from './viewFeed';
 /**
  * The "Agent" webview view: a projection of the controller's transcript and session state. A
  * (re)resolved view asks for a snapshot with `ready`; after that the ViewFeed sends it patches,
- * at most one post per frame.
+ * one post at a time, each answered with `rendered`.
  */
 export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewId = 'acpHost.agentView';
@@ -39,6 +39,7 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
         return;
       }
       if (parsed.data.type === 'ready') this.feed.snapshot();
+      else if (parsed.data.type === 'rendered') this.feed.rendered(parsed.data.seq);
       else this.onIntent(parsed.data);
     });
     view.onDidDispose(() => {

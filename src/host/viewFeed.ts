@@ -10,20 +10,28 @@ export interface FeedSource {
   onStatus(listener: (status: StatusView) => void): () => void;
 }
 
-/** One frame at 60 Hz: the panel gets at most one post per frame, however fast the agent streams. */
-export const FRAME_MS = 16;
+/**
+ * How long a post may go unacknowledged before the feed posts again anyway. A live panel answers
+ * in milliseconds; this only matters if an answer is lost (a view reloaded mid-post sends `ready`
+ * instead, which brings a snapshot).
+ */
+export const RENDERED_TIMEOUT_MS = 1000;
 
 type Pending = { kind: 'entry' } | { kind: 'append'; text: string };
 
 /**
  * Turns a source's changes into messages for the panel (no `vscode` here, so it is tested and
- * benchmarked in plain Node). Changes are marked, not copied: when the batch is posted each
+ * benchmarked in plain Node). Changes are marked, not copied: when a batch is posted each
  * changed entry is sent once, as it is then, and text that only grew is sent as the appended
- * part, so streaming costs O(chunk) per frame rather than O(entry).
+ * part, so streaming costs O(chunk) per post rather than O(entry).
  *
- * A change after a quiet frame is posted at once (from the next timer turn, so changes made in
- * the same task still travel together); while changes keep coming, each post goes out one frame
- * after the previous one, with everything that changed in between.
+ * Pacing is flow control, not a clock: one post is in flight at a time. A change while the panel
+ * is idle is posted at once (from the next turn of the event loop, so changes made in the same
+ * task travel together); changes made while a post is in flight wait for the panel's `rendered`
+ * and then go as one batch. So text reaches the DOM as soon as the panel can take it (a frame
+ * clock holds every change for up to a frame first), and a panel that renders slowly is sent
+ * fewer, bigger batches instead of falling behind. VS Code's terminal paces pty data to its
+ * renderer with acknowledgements for the same reason.
  */
 export class ViewFeed {
   private source: FeedSource | undefined;
@@ -31,13 +39,16 @@ export class ViewFeed {
   private statusDirty = false;
   private sessionDirty = false;
   private snapshotDue = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private lastPost = -Infinity;
+  /** A flush is scheduled for the next turn of the event loop. */
+  private scheduled: ReturnType<typeof setImmediate> | undefined;
+  private seq = 0;
+  /** The post the panel has not yet said it rendered, with the timer that stops waiting for it. */
+  private inFlight: { seq: number; timer: ReturnType<typeof setTimeout> } | undefined;
   private subscriptions: (() => void)[] = [];
 
   constructor(
     private readonly post: (message: HostToView) => void,
-    private readonly frameMs = FRAME_MS,
+    private readonly renderedTimeoutMs = RENDERED_TIMEOUT_MS,
   ) {}
 
   /** Follows another source (another agent): the panel gets its whole state at once. */
@@ -52,18 +63,25 @@ export class ViewFeed {
     this.snapshot();
   }
 
-  /** The whole state, now; what was pending is in it. */
+  /** The whole state, now, whatever is in flight (a reloaded panel lost it); what was pending is in it. */
   snapshot(): void {
     const source = this.source;
     if (!source) return;
     this.clearPending();
-    this.lastPost = performance.now();
-    this.post({ type: 'snapshot', status: source.currentStatus, session: source.session.view, entries: [...source.transcript.entries] });
+    this.send({ type: 'snapshot', seq: this.nextSeq(), status: source.currentStatus, session: source.session.view, entries: [...source.transcript.entries] });
+  }
+
+  /** The panel has post `seq` in its DOM: what changed meanwhile goes now. Stale answers are ignored. */
+  rendered(seq: number): void {
+    if (this.inFlight?.seq !== seq) return;
+    this.settle();
+    if (this.hasPending()) this.schedule();
   }
 
   dispose(): void {
     this.unsubscribe();
     this.clearPending();
+    this.settle();
   }
 
   private onTranscript(event: TranscriptEvent): void {
@@ -82,14 +100,17 @@ export class ViewFeed {
 
   private mark(change: () => void): void {
     change();
-    // Node runs a timer due now or in the past (a quiet period) in its next timer turn.
-    this.timer ??= setTimeout(() => this.flush(), this.lastPost + this.frameMs - performance.now());
+    if (!this.inFlight) this.schedule();
+  }
+
+  private schedule(): void {
+    this.scheduled ??= setImmediate(() => this.flush());
   }
 
   private flush(): void {
-    this.timer = undefined;
+    this.scheduled = undefined;
     const source = this.source;
-    if (!source) return;
+    if (!source || this.inFlight) return;
     if (this.snapshotDue) return this.snapshot();
     const messages: HostToViewMessage[] = [];
     for (const [index, pending] of [...this.pending].sort(([a], [b]) => a - b)) {
@@ -99,14 +120,33 @@ export class ViewFeed {
     if (this.statusDirty) messages.push({ type: 'status', status: source.currentStatus });
     if (this.sessionDirty) messages.push({ type: 'session', session: source.session.view });
     this.clearPending();
-    if (messages.length > 0) this.lastPost = performance.now();
-    if (messages.length === 1) this.post(messages[0]);
-    else if (messages.length > 1) this.post({ type: 'batch', messages });
+    if (messages.length > 0) this.send({ type: 'batch', seq: this.nextSeq(), messages });
+  }
+
+  private send(message: HostToView & { seq: number }): void {
+    this.settle();
+    const { seq } = message;
+    // A lost answer must not stop the feed: after the timeout, whatever is pending goes anyway.
+    this.inFlight = { seq, timer: setTimeout(() => this.rendered(seq), this.renderedTimeoutMs) };
+    this.post(message);
+  }
+
+  private nextSeq(): number {
+    return ++this.seq;
+  }
+
+  private hasPending(): boolean {
+    return this.pending.size > 0 || this.statusDirty || this.sessionDirty || this.snapshotDue;
+  }
+
+  private settle(): void {
+    clearTimeout(this.inFlight?.timer);
+    this.inFlight = undefined;
   }
 
   private clearPending(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = undefined;
     this.pending.clear();
     this.statusDirty = false;
     this.sessionDirty = false;

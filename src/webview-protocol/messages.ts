@@ -49,9 +49,15 @@ export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const IMAGE_BASE64_MAX = Math.ceil(IMAGE_MAX_BYTES / 3) * 4;
 
+/**
+ * The host's post number, on the snapshots and batches that the ViewFeed sends: the panel answers
+ * `rendered` with it once the post is in the DOM, and the feed holds further changes until then.
+ */
+const seq = z.number().int().nonnegative();
+
 const HostToViewMessageSchema = z.discriminatedUnion('type', [
   /** The whole state: sent whenever the view is (re)resolved, so nothing lives only in the DOM. */
-  z.object({ type: z.literal('snapshot'), status: StatusViewSchema, session: SessionViewSchema, entries: z.array(EntryViewSchema) }),
+  z.object({ type: z.literal('snapshot'), seq: seq.optional(), status: StatusViewSchema, session: SessionViewSchema, entries: z.array(EntryViewSchema) }),
   /** Entry `index` is new or replaced. */
   z.object({ type: z.literal('entry'), index, entry: EntryViewSchema }),
   /** Text streamed onto the end of text entry `index` (user, agent or thought): O(chunk), not O(entry). */
@@ -62,17 +68,19 @@ const HostToViewMessageSchema = z.discriminatedUnion('type', [
 export type HostToViewMessage = z.infer<typeof HostToViewMessageSchema>;
 
 /**
- * What one `postMessage` carries: one message, or a frame's worth of them, applied in order.
- * Batching keeps a fast stream to one post per frame however many entries changed.
+ * What one `postMessage` carries: one message, or everything that changed while the panel was
+ * rendering the previous post, applied in order.
  */
 export const HostToViewSchema = z.union([
   HostToViewMessageSchema,
-  z.object({ type: z.literal('batch'), messages: z.array(HostToViewMessageSchema) }),
+  z.object({ type: z.literal('batch'), seq: seq.optional(), messages: z.array(HostToViewMessageSchema) }),
 ]);
 export type HostToView = z.infer<typeof HostToViewSchema>;
 
 export const ViewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
+  /** Host post `seq` (and every one before it) is in the DOM: the ViewFeed may post again. */
+  z.object({ type: z.literal('rendered'), seq }),
   z.object({ type: z.literal('start') }),
   z.object({ type: z.literal('restart') }),
   z.object({ type: z.literal('prompt'), text: z.string().min(1).max(1_000_000) }),

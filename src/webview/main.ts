@@ -16,8 +16,8 @@ import { Transcript } from './transcript';
 import { post } from './vscode';
 
 /**
- * Bootstrap and message loop. Host messages update the mirror as they arrive; the DOM catches
- * up about once per animation frame (see renderPromptly), touching only what changed.
+ * Bootstrap and message loop. Each host message updates the mirror and then the DOM, touching
+ * only what changed; the host waits for `rendered` before it posts again.
  */
 const ui = buildLayout(document.getElementById('app') ?? document.body);
 const mirror = new Mirror();
@@ -39,10 +39,7 @@ ui.start.addEventListener('click', () => post({ type: 'start' }));
 ui.restart.addEventListener('click', () => post({ type: 'restart' }));
 ui.follow.addEventListener('click', () => post({ type: 'setFollow', enabled: !mirror.session.follow }));
 
-/** Half a frame at 60 Hz: a host message after this much quiet is rendered at once. */
-const QUIET_MS = 8;
 let frame = 0; // an animation frame is requested, to render what changed
-let renderedAt = -Infinity; // when the DOM last caught up
 
 /** Renders the changes in the next animation frame, before the next paint. */
 function renderNextFrame(): void {
@@ -50,17 +47,6 @@ function renderNextFrame(): void {
     frame = 0;
     flush();
   });
-}
-
-/**
- * Host messages: one that comes after a quiet spell is rendered at once, rather than in the
- * next animation frame, so the DOM has it sooner. Messages that come closer together (a burst,
- * or a backlog behind a long render) are rendered together in the next frame, so rendering
- * never falls behind the messages.
- */
-function renderPromptly(): void {
-  if (frame || performance.now() - renderedAt < QUIET_MS) renderNextFrame();
-  else flush();
 }
 
 function flush(): void {
@@ -86,7 +72,6 @@ function flush(): void {
     attachments.render(session.attachments, session.attachmentNotice);
     composer.setAttachments(session.attachments);
   }
-  renderedAt = performance.now();
 }
 
 window.addEventListener('message', (event: MessageEvent) => {
@@ -95,8 +80,16 @@ window.addEventListener('message', (event: MessageEvent) => {
     console.warn('ACP Host: ignored an invalid message from the host', parsed.error.issues[0]);
     return;
   }
-  mirror.apply(parsed.data);
-  renderPromptly();
+  const message = parsed.data;
+  mirror.apply(message);
+  // At once, not in the next frame: the host sends one post at a time (see ViewFeed), so there
+  // is no burst to coalesce, and the text is in the DOM up to a frame sooner. The answer lets
+  // the host send what changed meanwhile (even if rendering failed: the next post may mend it).
+  try {
+    flush();
+  } finally {
+    if ('seq' in message && message.seq !== undefined) post({ type: 'rendered', seq: message.seq });
+  }
 });
 
 post({ type: 'ready' });

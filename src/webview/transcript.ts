@@ -26,6 +26,7 @@ const GROUP_SIZE = 50;
 export class Transcript {
   private stick = true;
   private lastScrollTop = 0;
+  private followFrame = 0;
   /** After "Show all"/"Show less", focus the matching button once the entry is re-rendered. */
   private focusAfterRender: { index: number; selector: string } | undefined;
 
@@ -53,8 +54,9 @@ export class Transcript {
     for (const type of ['input', 'change']) root.addEventListener(type, (event) => elicitationInput(event.target as Element));
     // `toggle` does not bubble: capture it to remember which thoughts the user opened.
     root.addEventListener('toggle', (event) => this.onToggle(event), true);
-    // The panel or the composer changed size: stay at the bottom if we were there.
-    new ResizeObserver(() => this.followOutput()).observe(root);
+    // The panel or the composer changed size: stay at the bottom if we were there (in this
+    // frame: resize observers run after its layout, before its paint).
+    new ResizeObserver(() => this.stickToBottom()).observe(root);
   }
 
   /** A snapshot: everything is new. One fragment, one insertion, no per-entry layout. */
@@ -147,7 +149,18 @@ export class Transcript {
     this.lastScrollTop = scrollTop;
   }
 
+  /**
+   * Scrolls to the bottom in the next animation frame, once however many updates came before it:
+   * reading scrollHeight forces a layout, which in the frame is the one the paint needs anyway.
+   */
   private followOutput(): void {
+    this.followFrame ||= requestAnimationFrame(() => {
+      this.followFrame = 0;
+      this.stickToBottom();
+    });
+  }
+
+  private stickToBottom(): void {
     if (!this.stick) return;
     this.root.scrollTop = this.root.scrollHeight;
     // Groups that just came into view get their real size (content-visibility) in the next

@@ -1,5 +1,5 @@
-// The host→panel feed in plain Node: what reaches the panel is a snapshot, then per-frame
-// batches in which streamed text travels as the appended part only.
+// The host→panel feed in plain Node: what reaches the panel is a snapshot, then batches (one
+// in flight at a time) in which streamed text travels as the appended part only.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { SessionUpdateSchema } from '../../src/protocol';
@@ -28,34 +28,52 @@ function source(): FeedSource & { setStatus(s: StatusView): void } {
   return src;
 }
 
-const frame = () => new Promise((resolve) => setTimeout(resolve, 5));
+/** One turn of the event loop: the feed posts what changed from the next one. */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 const chunk = (text: string) => SessionUpdateSchema.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 
-function collect(frameMs = 1): { posts: HostToView[]; feed: ViewFeed } {
+/**
+ * A feed and what it posted. With `answer`, each post is answered `rendered` as a panel does
+ * (after it is handled, not inside the post call); without it, the test answers.
+ */
+function collect({ answer = true, timeoutMs = 60_000 } = {}): { posts: HostToView[]; feed: ViewFeed } {
   const posts: HostToView[] = [];
-  const feed = new ViewFeed((m) => posts.push(HostToViewSchema.parse(m)), frameMs);
+  const feed: ViewFeed = new ViewFeed((m) => {
+    const message = HostToViewSchema.parse(m);
+    posts.push(message);
+    if (answer && 'seq' in message && message.seq !== undefined) {
+      const { seq } = message;
+      queueMicrotask(() => feed.rendered(seq));
+    }
+  }, timeoutMs);
   return { posts, feed };
 }
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const seqOf = (m: HostToView | undefined): number => (m && 'seq' in m && m.seq !== undefined ? m.seq : NaN);
+const withoutSeq = (m: HostToView): unknown => {
+  const { seq: _seq, ...rest } = m as HostToView & { seq?: number };
+  return rest;
+};
 
-test('attach posts a snapshot; a frame of changes is one post, with streamed text as appends', async () => {
+test('attach posts a snapshot; changes made in one task are one post, with streamed text as appends', async () => {
   const src = source();
   src.transcript.addUserPrompt('hi');
   const { posts, feed } = collect();
   feed.attach(src);
   assert.equal(posts.length, 1);
   assert.equal(posts[0].type, 'snapshot');
+  await turn(); // the panel answers the snapshot
 
   src.transcript.apply(chunk('Hel'));
   src.transcript.apply(chunk('lo'));
-  await frame();
+  await turn();
   src.transcript.apply(chunk(' world'));
   src.transcript.apply(chunk('!'));
   src.setStatus({ agentName: 'Fake', phase: 'prompting' });
   src.session.setQueue([{ id: 1, text: 'next' }]);
-  await frame();
-  assert.deepEqual(posts.slice(1), [
-    { type: 'entry', index: 1, entry: { kind: 'agent', text: 'Hello' } },
+  await turn();
+  assert.deepEqual(posts.slice(1).map(withoutSeq), [
+    { type: 'batch', messages: [{ type: 'entry', index: 1, entry: { kind: 'agent', text: 'Hello' } }] },
     {
       type: 'batch',
       messages: [
@@ -65,39 +83,68 @@ test('attach posts a snapshot; a frame of changes is one post, with streamed tex
       ],
     },
   ]);
+  assert.deepEqual(posts.map(seqOf), [1, 2, 3], 'every post is numbered, in order');
   feed.dispose();
 });
 
-test('after a quiet frame a change is posted at once; while changes keep coming, one post per frame', async () => {
-  // Node runs due timers in the order they fall due, so these waits order reliably against the feed's.
-  const FRAME = 60;
+test('one post in flight: changes wait for the panel\'s rendered, then go as one batch; stale answers change nothing', async () => {
   const src = source();
-  const { posts, feed } = collect(FRAME);
+  const { posts, feed } = collect({ answer: false });
   feed.attach(src);
-  await wait(FRAME + 5); // quiet since the snapshot
+  feed.rendered(seqOf(posts[0]));
   src.transcript.apply(chunk('a'));
   src.transcript.apply(chunk('b'));
-  await wait(5);
-  assert.deepEqual(posts.slice(1), [{ type: 'entry', index: 0, entry: { kind: 'agent', text: 'ab' } }], 'leading edge: at once, the same task together');
+  await turn();
+  assert.deepEqual(posts.slice(1).map(withoutSeq), [{ type: 'batch', messages: [{ type: 'entry', index: 0, entry: { kind: 'agent', text: 'ab' } }] }], 'an idle panel gets the change at once');
   src.transcript.apply(chunk('c'));
-  await wait(FRAME / 3);
+  await wait(20);
   src.transcript.apply(chunk('d'));
-  assert.equal(posts.length, 2, 'held until a frame after the last post');
-  await wait(FRAME);
-  assert.deepEqual(posts.slice(2), [{ type: 'append', index: 0, text: 'cd' }], 'trailing edge: one post for the frame');
+  await wait(20);
+  assert.equal(posts.length, 2, 'held while the previous post is not rendered');
+  feed.rendered(seqOf(posts[0]));
+  feed.rendered(seqOf(posts[1]) + 1);
+  await turn();
+  assert.equal(posts.length, 2, 'an answer for another post does not release the feed');
+  feed.rendered(seqOf(posts[1]));
+  await turn();
+  assert.deepEqual(posts.slice(2).map(withoutSeq), [{ type: 'batch', messages: [{ type: 'append', index: 0, text: 'cd' }] }], 'what changed meanwhile, as one post');
+  feed.rendered(seqOf(posts[2]));
+  await turn();
+  assert.equal(posts.length, 3, 'nothing changed: nothing is posted');
   feed.dispose();
 });
 
-test('an entry replaced in the same frame as appends is sent whole, once', async () => {
+test('a lost answer holds the feed only until the timeout; a snapshot goes at once whatever is in flight', async () => {
+  const TIMEOUT = 40;
+  const src = source();
+  const { posts, feed } = collect({ answer: false, timeoutMs: TIMEOUT });
+  feed.attach(src);
+  src.transcript.apply(chunk('a'));
+  await wait(TIMEOUT / 4);
+  assert.equal(posts.length, 1, 'the snapshot is not answered yet');
+  await wait(TIMEOUT * 2);
+  assert.deepEqual(posts.slice(1).map(withoutSeq), [{ type: 'batch', messages: [{ type: 'entry', index: 0, entry: { kind: 'agent', text: 'a' } }] }], 'posted after the timeout');
+  src.transcript.apply(chunk('b'));
+  feed.snapshot(); // a reloaded panel asked with `ready`
+  assert.equal(posts.at(-1)?.type, 'snapshot');
+  assert.equal(posts.length, 3);
+  feed.rendered(seqOf(posts[2]));
+  await turn();
+  assert.equal(posts.length, 3, 'what was pending went in the snapshot');
+  feed.dispose();
+});
+
+test('an entry replaced in the same batch as appends is sent whole, once', async () => {
   const src = source();
   const { posts, feed } = collect();
   feed.attach(src);
+  await turn();
   src.transcript.apply(chunk('a'));
-  await frame();
+  await turn();
   src.transcript.apply(chunk('b'));
   src.transcript.apply(SessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'T' }));
   src.transcript.apply(SessionUpdateSchema.parse({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed' }));
-  await frame();
+  await turn();
   const last = posts.at(-1)!;
   assert.equal(last.type, 'batch');
   assert.deepEqual(last.type === 'batch' && last.messages.map((m) => (m.type === 'entry' ? `${m.index}:${m.entry.kind}` : m.type === 'append' ? `${m.index}+${m.text}` : m.type)), ['0+b', '1:tool']);
@@ -111,10 +158,10 @@ test('a cleared transcript reaches the panel as a snapshot, and a replayed feed 
   feed.attach(src);
   for (let i = 0; i < 50; i++) src.transcript.apply(chunk(`${i} `));
   src.transcript.addError('boom');
-  await frame();
+  await turn();
   src.transcript.clear();
   src.transcript.addUserPrompt('fresh');
-  await frame();
+  await turn();
   assert.equal(posts.at(-1)!.type, 'snapshot');
   // Replaying every post as the panel does gives the model's entries exactly.
   const mirror: unknown[] = [];
@@ -136,6 +183,6 @@ test('after dispose nothing more is posted', async () => {
   src.transcript.apply(chunk('a'));
   feed.dispose();
   src.transcript.apply(chunk('b'));
-  await frame();
+  await turn();
   assert.equal(posts.length, 1);
 });

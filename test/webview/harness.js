@@ -381,7 +381,10 @@ function pageHtml({ origin, nonce, theme, state }) {
   window.__getState = () => state;
   let acquired = false;
   const api = Object.freeze({
-    postMessage(message) { window.__posted.push(structuredClone(message)); },
+    postMessage(message) {
+      window.__posted.push(structuredClone(message));
+      window.__toHost?.(structuredClone(message)); // a benchmark's host, when it has one
+    },
     getState() { return state === null ? undefined : structuredClone(state); },
     setState(next) { state = structuredClone(next); return next; },
   });

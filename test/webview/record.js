@@ -68,6 +68,7 @@ async function main() {
     const checked = HostToViewSchema.safeParse(message);
     if (!checked.success) throw new Error(`the feed posted an invalid message: ${checked.error.issues[0].message}`);
     messages.push(JSON.parse(JSON.stringify(message)));
+    queueMicrotask(() => feed.rendered(message.seq)); // as the panel answers once it has rendered
   });
 
   // Answer every permission request with the allow_once option, as soon as it shows.

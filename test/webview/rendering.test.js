@@ -305,6 +305,24 @@ test('a batch is applied in order, in one frame', async () => {
   });
 });
 
+test('a numbered post is answered rendered with its number once its text is in the DOM; an unnumbered one is not answered', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot([]));
+    await h.clearPosted(page);
+    // The answer is checked against the DOM at the moment it is posted, not after.
+    await page.evaluate(() => {
+      window.__toHost = (m) => {
+        if (m.type === 'rendered') window.__answers = [...(window.__answers ?? []), [m.seq, document.getElementById('transcript').textContent.includes('streamed now')]];
+      };
+    });
+    await h.send(page, { type: 'batch', seq: 7, messages: [{ type: 'entry', index: 0, entry: { kind: 'agent', text: 'streamed now' } }] });
+    await h.send(page, { type: 'append', index: 0, text: ' and more' });
+    await h.send(page, { ...h.snapshot([{ kind: 'agent', text: 'streamed now, again' }]), seq: 8 });
+    assert.deepEqual(await page.evaluate(() => window.__answers), [[7, true], [8, true]]);
+    assert.deepEqual((await h.posted(page)).map((m) => m.type), ['rendered', 'rendered']);
+  });
+});
+
 test('scroll sticks to the bottom while the user is there, and does not yank them down after they scrolled up', async () => {
   await h.withPanel(env, { viewport: { width: 420, height: 500 } }, async (page) => {
     const entries = Array.from({ length: 60 }, (_, i) => ({ kind: i % 2 ? 'agent' : 'user', text: `Message ${i}\n\nwith a second paragraph` }));
