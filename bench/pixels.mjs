@@ -24,7 +24,7 @@ const { ViewFeed } = require('../out/src/host/viewFeed.js');
 const CHUNKS = 100_000;
 const RATE = 10_000; // chunks/s: a fast agent is ~100–300/s, so this is a stress rate
 const PER_MESSAGE = 250; // an answer of ~250 chunks, then a tool call, then the next answer
-const RUNS = 3;
+const RUNS = 5;
 
 /** Chunk i: its token, with some markdown around it as an LLM would stream. */
 function chunk(i) {

@@ -1,7 +1,7 @@
 import { EMPTY_SESSION } from './protocol';
 import type { EntryView, HostToView, SessionView, StatusView } from './protocol';
 
-/** What changed since the last frame, so the frame touches only that part of the DOM. */
+/** What changed since the last render, so the render touches only that part of the DOM. */
 export interface Changes {
   /** Everything was replaced: rebuild the transcript. */
   snapshot: boolean;
@@ -12,7 +12,7 @@ export interface Changes {
 
 /**
  * The webview's mirror of the host's state, built only from host messages. Messages are applied
- * here as they arrive (cheap); the DOM catches up once per frame from `take()`.
+ * here as they arrive; the DOM then catches up from `take()` (see main.ts for when).
  */
 export class Mirror {
   /** Sparse only if the host ever skips an index; the transcript shows a hole as a placeholder. */

@@ -8,7 +8,9 @@
 //   ACP_TEST_WORKSPACE         the folder the workbench opened (a fresh copy per run)
 //   ACP_TEST_EXTENSION_ID      id to check (default acp-host.acp-host; lets the runner be tried
 //                              against another extension)
+//   ACP_BENCH_ACTIVATION_FILE  where to write the cold activation time, as JSON (bench/startup.mjs)
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { testLog } from './index';
@@ -32,8 +34,16 @@ suite('integration host', () => {
     } else if (process.env.ACP_TEST_DEV_PATH) {
       assert.strictEqual(path.resolve(ext.extensionPath), path.resolve(process.env.ACP_TEST_DEV_PATH));
     }
+    // Run alone (npm run bench does, with --grep), nothing has activated it yet: then this is the
+    // cold activation in a real extension host, loading dist/extension.js included.
+    const cold = !ext.isActive;
+    const started = performance.now();
     await ext.activate();
+    const activationMs = performance.now() - started;
     assert.strictEqual(ext.isActive, true);
+    if (cold) testLog(`    [info] cold activation took ${activationMs.toFixed(1)} ms`);
+    const benchFile = process.env.ACP_BENCH_ACTIVATION_FILE;
+    if (benchFile && cold) fs.writeFileSync(benchFile, JSON.stringify({ activationMs }));
   });
 
   test('runs in a Node extension host with one workspace folder', async () => {

@@ -44,7 +44,7 @@ async function main() {
         command: process.execPath,
         args: [DEMO],
         cwd: workspace,
-        // A short pause still streams in several chunks per frame and over several frames.
+        // A short pause still streams in several chunks per post and over several posts.
         env: { ...process.env, ACP_DEMO_DELAY_MS: process.env.ACP_DEMO_DELAY_MS || '15', ACP_DEMO_STATE_DIR: path.join(workspace, '.demo-state') },
       }),
     },
