@@ -90,8 +90,8 @@ function installProbes(page) {
 /**
  * The bench's stand-in for VS Code's IPC between the extension host and the webview: raw CDP,
  * the lightest way into the page (Playwright's evaluate and exposeBinding add work and round
- * trips of their own). Host → page: Runtime.evaluate of an expression; page → host: bindings,
- * called with a JSON string.
+ * trips of their own). Host → page: a call of one page function with the message as its
+ * argument; page → host: bindings, called with a JSON string; `value` reads an expression.
  */
 async function rawChannel(page, bindings) {
   const cdp = await page.context().newCDPSession(page);

@@ -52,8 +52,8 @@ export class Transcript {
   /**
    * The text entry chunks stream into, while its entry lags behind: its text so far, and the
    * chunks since (`pieces`). The entry is rebuilt when `entries` is read (the panel's feed
-   * reads once per post, however many chunks came since), not per chunk: a copy of the entry per chunk, and its garbage, were a third of
-   * the fold's cost (bench/throughput.mjs).
+   * reads it once per post, however many chunks came since), not per chunk: a copy of the entry
+   * per chunk, and its garbage, were a third of the fold's cost (bench/throughput.mjs).
    */
   private open: { index: number; text: string; pieces: string[] } | undefined;
   private readonly listeners = new Set<(event: TranscriptEvent) => void>();
