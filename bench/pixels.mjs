@@ -68,12 +68,15 @@ function installProbes(page) {
       if (max > lastDom) arrivals.push([max, performance.now()]);
     };
     const root = document.getElementById('transcript');
-    // Entries from the last one back, across their groups (#transcript > .entry-group > .entry).
-    const previous = (el) => el.previousElementSibling ?? el.parentElement.previousElementSibling?.lastElementChild;
+    // Entries from the last one back, across their groups and sections
+    // (#transcript > .entry-section > .entry-group > .entry).
+    const previous = (el) => el.previousElementSibling
+      ?? el.parentElement.previousElementSibling?.lastElementChild
+      ?? el.parentElement.parentElement.previousElementSibling?.lastElementChild?.lastElementChild;
     new MutationObserver(() => {
       const now = performance.now();
       let dom = -1;
-      for (let el = root.lastElementChild?.lastElementChild; el && dom < 0; el = previous(el)) {
+      for (let el = root.lastElementChild?.lastElementChild?.lastElementChild; el && dom < 0; el = previous(el)) {
         const all = el.textContent.match(/w(\d+)x/g);
         if (all) dom = Number(all[all.length - 1].slice(1, -1));
       }

@@ -11,15 +11,15 @@ let env;
 test.before(async () => { env = await h.launch(); });
 test.after(async () => { await env?.close(); });
 
-const entry = (i) => `#transcript > .entry-group > .entry[data-index="${i}"]`;
+const entry = (i) => `#transcript > .entry-section > .entry-group > .entry[data-index="${i}"]`;
 
-/** Records entries added to or removed from #transcript (alone, or with their group), by data-index. */
+/** Records entries added to or removed from #transcript (alone, or with their group or section), by data-index. */
 async function watchTranscript(page) {
   await page.evaluate(() => {
     window.__mutations = [];
-    // Entries and groups only: what changes inside an entry is not an entry added or removed.
+    // Entries, groups and sections only: what changes inside an entry is not an entry added or removed.
     const entries = (n) => (n.nodeType !== Node.ELEMENT_NODE ? []
-      : n.classList.contains('entry-group') ? [...n.children].map((e) => e.dataset.index)
+      : n.matches('.entry-section, .entry-group') ? [...n.querySelectorAll(':scope .entry[data-index]')].map((e) => e.dataset.index)
         : 'index' in n.dataset ? [n.dataset.index] : []);
     window.__observer = new MutationObserver((records) => {
       for (const r of records) {
@@ -44,8 +44,8 @@ test('2,000 appends in quick succession: exactly the concatenated text, and no o
     ];
     await h.render(page, h.snapshot(entries, { status: h.status('prompting') }));
     await page.evaluate(() => {
-      window.__refs = [0, 1, 2].map((i) => document.querySelector(`#transcript > .entry-group > .entry[data-index="${i}"]`));
-      window.__subtree = [0, 1, 2].map((i) => document.querySelector(`#transcript > .entry-group > .entry[data-index="${i}"]`).innerHTML);
+      window.__refs = [0, 1, 2].map((i) => document.querySelector(`#transcript > .entry-section > .entry-group > .entry[data-index="${i}"]`));
+      window.__subtree = [0, 1, 2].map((i) => document.querySelector(`#transcript > .entry-section > .entry-group > .entry[data-index="${i}"]`).innerHTML);
     });
     await watchTranscript(page);
     const chunks = Array.from({ length: 2000 }, (_, i) => `w${i}${i % 7 === 0 ? '\u00e9' : ''} `);
@@ -55,10 +55,10 @@ test('2,000 appends in quick succession: exactly the concatenated text, and no o
     const elapsed = Date.now() - t0;
     const expected = chunks.join('').trim();
     assert.equal((await page.locator(`${entry(3)} .markdown`).textContent()).trim(), expected, 'no text lost or duplicated');
-    assert.equal(await page.locator('#transcript > .entry-group > .entry').count(), 4);
+    assert.equal(await page.locator('#transcript > .entry-section > .entry-group > .entry').count(), 4);
     const refs = await page.evaluate(() => window.__refs.map((el, i) => ({
       connected: el.isConnected,
-      same: el === document.querySelector(`#transcript > .entry-group > .entry[data-index="${i}"]`),
+      same: el === document.querySelector(`#transcript > .entry-section > .entry-group > .entry[data-index="${i}"]`),
       unchanged: el.innerHTML === window.__subtree[i],
     })));
     assert.deepEqual(refs, [0, 1, 2].map(() => ({ connected: true, same: true, unchanged: true })), 'other entries keep their nodes');
@@ -124,20 +124,20 @@ test('a 10,000-entry snapshot renders every entry, and one entry patch replaces 
     });
     const t0 = Date.now();
     await h.send(page, h.snapshot(entries));
-    await page.waitForFunction((n) => document.querySelectorAll('#transcript > .entry-group > .entry').length === n, N, { timeout: 30000, polling: 100 });
+    await page.waitForFunction((n) => document.querySelectorAll('#transcript > .entry-section > .entry-group > .entry').length === n, N, { timeout: 30000, polling: 100 });
     const elapsed = Date.now() - t0;
-    assert.equal(await page.locator('#transcript > .entry-group > .entry').count(), N, 'every entry');
+    assert.equal(await page.locator('#transcript > .entry-section > .entry-group > .entry').count(), N, 'every entry');
     assert.equal(await page.locator(`${entry(N - 3)} .markdown strong`).textContent(), String(N - 3));
     assert.equal(await page.locator(`${entry(5001)} .markdown strong`).textContent(), '5001');
     assert.ok(elapsed < 25000, `10,000 entries took ${elapsed} ms`);
 
     await page.evaluate(() => {
-      window.__before = new Map([...document.querySelectorAll('#transcript > .entry-group > .entry')].map((el) => [el.dataset.index, el]));
+      window.__before = new Map([...document.querySelectorAll('#transcript > .entry-section > .entry-group > .entry')].map((el) => [el.dataset.index, el]));
     });
     await watchTranscript(page);
     await h.render(page, { type: 'entry', index: 5001, entry: { kind: 'agent', text: 'Replaced **answer**' } });
     const result = await page.evaluate(() => {
-      const now = [...document.querySelectorAll('#transcript > .entry-group > .entry')];
+      const now = [...document.querySelectorAll('#transcript > .entry-section > .entry-group > .entry')];
       const changed = now.filter((el) => window.__before.get(el.dataset.index) !== el).map((el) => el.dataset.index);
       const order = now.every((el, i) => el.dataset.index === String(i));
       return { count: now.length, changed, order };
@@ -150,10 +150,15 @@ test('a 10,000-entry snapshot renders every entry, and one entry patch replaces 
     assert.deepEqual(touched.slice(0, 10), [], 'no other entry added or removed');
     // A new entry at the end is appended, nothing else moves.
     await h.render(page, { type: 'entry', index: N, entry: { kind: 'user', text: 'one more' } });
-    assert.equal(await page.locator('#transcript > .entry-group > .entry').count(), N + 1);
+    assert.equal(await page.locator('#transcript > .entry-section > .entry-group > .entry').count(), N + 1);
     assert.equal(await page.locator(`${entry(N)} .text`).textContent(), 'one more');
     const touched2 = (await transcriptMutations(page)).filter(([, index]) => index !== '5001' && index !== String(N));
     assert.deepEqual(touched2.slice(0, 10), []);
+    // Sections of 20 groups of 50 entries, all full but the last: entry 10,000 opened the 11th.
+    const shape = await page.evaluate(() => [...document.getElementById('transcript').children].map((s) => [...s.children].map((g) => g.children.length)));
+    assert.equal(shape.length, 11);
+    assert.ok(shape.slice(0, 10).every((groups) => groups.length === 20 && groups.every((n) => n === 50)), JSON.stringify(shape.slice(0, 2)));
+    assert.deepEqual(shape[10], [1]);
   });
 });
 
