@@ -23,9 +23,9 @@ const SECTION_SIZE = GROUP_SIZE * SECTION_GROUPS;
 
 /**
  * main#transcript: sections of groups of entries (`div.entry-section > div.entry-group >
- * div.entry`), in index order, every section and group full but the last. Re-renders only the entries it
- * is told changed, keeps focus inside a re-rendered entry, and follows the output while the user
- * is at the bottom.
+ * div.entry`), in index order, every section and group full but the last. Re-renders only the
+ * entries it is told changed, keeps focus inside a re-rendered entry, and follows the output
+ * while the user is at the bottom.
  */
 export class Transcript {
   private stick = true;
