@@ -4,12 +4,14 @@
 // UI with Playwright. Plain CommonJS so it runs without a build step.
 //
 // Everything it starts listens on 127.0.0.1 only and lives in a fresh state dir
-// (${ACP_HOST_CACHE}/runs/<id>/): user data, extensions, HOME, XDG_*, TMPDIR, Chromium profile,
-// logs. code-server would otherwise write into ~ and query a marketplace.
+// (${ACP_HOST_CACHE}/runs/<id>/): user data, extensions, HOME, XDG_*, Chromium profile, logs;
+// and a TMPDIR of its own in the system's, removed with it. code-server would otherwise write
+// into ~ and query a marketplace.
 'use strict';
 const cp = require('child_process');
 const fs = require('fs');
 const net = require('net');
+const os = require('os');
 const path = require('path');
 const util = require('util');
 
@@ -59,7 +61,7 @@ function defaultLog(...m) { console.error(`[workbench ${((Date.now() - t0) / 100
 // Every live code-server process group, so they end even if a test throws, forgets close(),
 // or the process is interrupted. Chromium is spawned by Playwright in its own group, and
 // Playwright kills it from its own 'exit' handler.
-const live = new Set(); // { pgid, stateDir, keep }
+const live = new Set(); // { pgid, stateDir, tmpDir, keep }
 let hooksInstalled = false;
 
 function killGroup(pgid, signal) {
@@ -69,6 +71,7 @@ function killGroup(pgid, signal) {
 function killAllSync() {
   for (const w of live) {
     killGroup(w.pgid, 'SIGKILL');
+    rmrf(w.tmpDir);
     if (!w.keep) rmrf(w.stateDir);
     else console.error(`[workbench] state kept in ${w.stateDir}`);
   }
@@ -111,6 +114,7 @@ function pruneStaleRuns() {
       try { cmdline = fs.readFileSync(`/proc/${info.codeServerPid}/cmdline`, 'utf8'); } catch {}
       if (cmdline.includes(dir)) killGroup(info.codeServerPid, 'SIGKILL');
     }
+    if (info.tmpDir) rmrf(info.tmpDir);
     rmrf(dir);
   }
 }
@@ -156,7 +160,7 @@ function copyDir(src, dest) {
   fs.cpSync(src, dest, { recursive: true, dereference: false, preserveTimestamps: true });
 }
 
-function hostEnv(stateDir, extra) {
+function hostEnv(stateDir, tmpDir, extra) {
   const env = { ...process.env };
   // When the tests are started from a VS Code terminal these would connect the server to that
   // VS Code instead of this one.
@@ -168,8 +172,8 @@ function hostEnv(stateDir, extra) {
     XDG_DATA_HOME: path.join(stateDir, 'xdg-data'),
     XDG_CACHE_HOME: path.join(stateDir, 'xdg-cache'),
     XDG_RUNTIME_DIR: path.join(stateDir, 'xdg-runtime'),
-    // The VS Code server puts its IPC sockets in os.tmpdir(); keep them in the run dir.
-    TMPDIR: path.join(stateDir, 'tmp'),
+    // The VS Code server and Chromium put their sockets in TMPDIR (see openWorkbench).
+    TMPDIR: tmpDir,
     // No marketplace at all (code-server would otherwise query open-vsx.org).
     EXTENSIONS_GALLERY: '{}',
   }, extra);
@@ -291,10 +295,14 @@ async function openWorkbench(opts = {}) {
 
   fs.mkdirSync(RUNS_DIR, { recursive: true });
   const stateDir = fs.mkdtempSync(path.join(RUNS_DIR, `${(opts.label || 'wb').replace(/[^\w.-]/g, '_')}-`));
-  const rec = { pgid: 0, stateDir, keep: !!opts.keep };
+  // Sockets go in TMPDIR (the VS Code server's IPC, Chromium's SingletonSocket), and a socket
+  // path may not be longer than 107 bytes: under the state dir, a checkout in a folder a few
+  // characters longer could not start Chromium. So TMPDIR is short, in the system's.
+  const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-run-'));
+  const rec = { pgid: 0, stateDir, tmpDir, keep: !!opts.keep };
   live.add(rec);
   const writeOwner = () => fs.writeFileSync(path.join(stateDir, 'owner.json'),
-    JSON.stringify({ ownerPid: process.pid, codeServerPid: rec.pgid || undefined, keep: rec.keep }));
+    JSON.stringify({ ownerPid: process.pid, codeServerPid: rec.pgid || undefined, keep: rec.keep, tmpDir }));
   writeOwner();
 
   let context;
@@ -310,11 +318,12 @@ async function openWorkbench(opts = {}) {
     }
     if (server) await stopGroup(server.child.pid, server.exited);
     live.delete(rec);
+    rmrf(tmpDir); // only sockets and scratch files: nothing to look at after a failure
     if (rec.keep) { writeOwner(); log(`state kept in ${stateDir}`); } else rmrf(stateDir);
   };
 
   try {
-    const dirs = ['user-data/User', 'extensions', 'home', 'tmp', 'xdg-config', 'xdg-data', 'xdg-cache', 'xdg-runtime'];
+    const dirs = ['user-data/User', 'extensions', 'home', 'xdg-config', 'xdg-data', 'xdg-cache', 'xdg-runtime'];
     for (const d of dirs) fs.mkdirSync(path.join(stateDir, d), { recursive: true });
     fs.chmodSync(path.join(stateDir, 'xdg-runtime'), 0o700);
     fs.writeFileSync(path.join(stateDir, 'config.yaml'), '');
@@ -336,7 +345,7 @@ async function openWorkbench(opts = {}) {
     }
 
     const extra = typeof opts.env === 'function' ? opts.env({ stateDir, workspace }) : opts.env;
-    const env = hostEnv(stateDir, {
+    const env = hostEnv(stateDir, tmpDir, {
       // Visible to the extension host, so suites can tell where they run.
       ACP_TEST_STATE_DIR: stateDir,
       ACP_TEST_EXTENSIONS_DIR: path.join(stateDir, 'extensions'),
