@@ -555,11 +555,20 @@ async function assertClean(page, assert, { allowConsoleErrors = false } = {}) {
 
 // ------------------------------------------------------------------ message builders
 
+/**
+ * Every entry element of the transcript, in the DOM's own structure (src/webview/transcript.ts:
+ * sections of groups of entries), and entry i.
+ */
+const ENTRIES = '#transcript > .entry-section > .entry-group > .entry';
+const entry = (i) => `${ENTRIES}[data-index="${i}"]`;
+
 const status = (phase = 'ready', extra = {}) => ({ agentName: 'Demo agent', phase, ...extra });
 const session = (over = {}) => ({ title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], follow: true, ...over });
 const snapshot = (entries = [], { status: st = status(), session: se = session() } = {}) => ({ type: 'snapshot', status: st, session: se, entries });
 
 module.exports = {
+  ENTRIES,
+  entry,
   REPO,
   ARTIFACTS,
   protocol,

@@ -11,7 +11,7 @@ let env;
 test.before(async () => { env = await h.launch(); });
 test.after(async () => { await env?.close(); });
 
-const entry = (i) => `#transcript > .entry-section > .entry-group > .entry[data-index="${i}"]`;
+const { entry } = h;
 
 /** Records entries added to or removed from #transcript (alone, or with their group or section), by data-index. */
 async function watchTranscript(page) {
@@ -43,10 +43,10 @@ test('2,000 appends in quick succession: exactly the concatenated text, and no o
       { kind: 'agent', text: '' },
     ];
     await h.render(page, h.snapshot(entries, { status: h.status('prompting') }));
-    await page.evaluate(() => {
-      window.__refs = [0, 1, 2].map((i) => document.querySelector(`#transcript > .entry-section > .entry-group > .entry[data-index="${i}"]`));
-      window.__subtree = [0, 1, 2].map((i) => document.querySelector(`#transcript > .entry-section > .entry-group > .entry[data-index="${i}"]`).innerHTML);
-    });
+    await page.evaluate((selectors) => {
+      window.__refs = selectors.map((selector) => document.querySelector(selector));
+      window.__subtree = window.__refs.map((el) => el.innerHTML);
+    }, [0, 1, 2].map(entry));
     await watchTranscript(page);
     const chunks = Array.from({ length: 2000 }, (_, i) => `w${i}${i % 7 === 0 ? '\u00e9' : ''} `);
     const t0 = Date.now();
@@ -55,12 +55,12 @@ test('2,000 appends in quick succession: exactly the concatenated text, and no o
     const elapsed = Date.now() - t0;
     const expected = chunks.join('').trim();
     assert.equal((await page.locator(`${entry(3)} .markdown`).textContent()).trim(), expected, 'no text lost or duplicated');
-    assert.equal(await page.locator('#transcript > .entry-section > .entry-group > .entry').count(), 4);
-    const refs = await page.evaluate(() => window.__refs.map((el, i) => ({
+    assert.equal(await page.locator(h.ENTRIES).count(), 4);
+    const refs = await page.evaluate((selectors) => window.__refs.map((el, i) => ({
       connected: el.isConnected,
-      same: el === document.querySelector(`#transcript > .entry-section > .entry-group > .entry[data-index="${i}"]`),
+      same: el === document.querySelector(selectors[i]),
       unchanged: el.innerHTML === window.__subtree[i],
-    })));
+    })), [0, 1, 2].map(entry));
     assert.deepEqual(refs, [0, 1, 2].map(() => ({ connected: true, same: true, unchanged: true })), 'other entries keep their nodes');
     const touched = (await transcriptMutations(page)).filter(([, index]) => index !== '3');
     assert.deepEqual(touched, [], 'only entry 3 may be replaced');
@@ -124,24 +124,24 @@ test('a 10,000-entry snapshot renders every entry, and one entry patch replaces 
     });
     const t0 = Date.now();
     await h.send(page, h.snapshot(entries));
-    await page.waitForFunction((n) => document.querySelectorAll('#transcript > .entry-section > .entry-group > .entry').length === n, N, { timeout: 30000, polling: 100 });
+    await page.waitForFunction(([selector, n]) => document.querySelectorAll(selector).length === n, [h.ENTRIES, N], { timeout: 30000, polling: 100 });
     const elapsed = Date.now() - t0;
-    assert.equal(await page.locator('#transcript > .entry-section > .entry-group > .entry').count(), N, 'every entry');
+    assert.equal(await page.locator(h.ENTRIES).count(), N, 'every entry');
     assert.equal(await page.locator(`${entry(N - 3)} .markdown strong`).textContent(), String(N - 3));
     assert.equal(await page.locator(`${entry(5001)} .markdown strong`).textContent(), '5001');
     assert.ok(elapsed < 25000, `10,000 entries took ${elapsed} ms`);
 
-    await page.evaluate(() => {
-      window.__before = new Map([...document.querySelectorAll('#transcript > .entry-section > .entry-group > .entry')].map((el) => [el.dataset.index, el]));
-    });
+    await page.evaluate((selector) => {
+      window.__before = new Map([...document.querySelectorAll(selector)].map((el) => [el.dataset.index, el]));
+    }, h.ENTRIES);
     await watchTranscript(page);
     await h.render(page, { type: 'entry', index: 5001, entry: { kind: 'agent', text: 'Replaced **answer**' } });
-    const result = await page.evaluate(() => {
-      const now = [...document.querySelectorAll('#transcript > .entry-section > .entry-group > .entry')];
+    const result = await page.evaluate((selector) => {
+      const now = [...document.querySelectorAll(selector)];
       const changed = now.filter((el) => window.__before.get(el.dataset.index) !== el).map((el) => el.dataset.index);
       const order = now.every((el, i) => el.dataset.index === String(i));
       return { count: now.length, changed, order };
-    });
+    }, h.ENTRIES);
     assert.equal(result.count, N);
     assert.ok(result.order, 'still in index order');
     assert.ok(result.changed.length <= 1 && (result.changed.length === 0 || result.changed[0] === '5001'), `nodes replaced: ${result.changed.slice(0, 10)}`);
@@ -150,7 +150,7 @@ test('a 10,000-entry snapshot renders every entry, and one entry patch replaces 
     assert.deepEqual(touched.slice(0, 10), [], 'no other entry added or removed');
     // A new entry at the end is appended, nothing else moves.
     await h.render(page, { type: 'entry', index: N, entry: { kind: 'user', text: 'one more' } });
-    assert.equal(await page.locator('#transcript > .entry-section > .entry-group > .entry').count(), N + 1);
+    assert.equal(await page.locator(h.ENTRIES).count(), N + 1);
     assert.equal(await page.locator(`${entry(N)} .text`).textContent(), 'one more');
     const touched2 = (await transcriptMutations(page)).filter(([, index]) => index !== '5001' && index !== String(N));
     assert.deepEqual(touched2.slice(0, 10), []);

@@ -11,7 +11,7 @@ let env;
 test.before(async () => { env = await h.launch(); });
 test.after(async () => { await env?.close(); });
 
-const entry = (i) => `#transcript > .entry-section > .entry-group > .entry[data-index="${i}"]`;
+const { entry } = h;
 const tool = (over = {}) => ({ kind: 'tool', toolCallId: 'call-1', title: 'A tool', toolKind: 'other', status: 'completed', content: [], locations: [], ...over });
 
 test('the layout: header, detail, transcript, composer with their stable ids and roles', async () => {
@@ -277,7 +277,7 @@ test('a message failing HostToViewSchema is ignored with a warning; the next val
     await h.sendRaw(page, ...bad);
     await h.waitForFrame(page);
     assert.deepEqual(page.__log.pageErrors, []);
-    assert.equal(await page.locator('#transcript > .entry-section > .entry-group > .entry').count(), 1, 'nothing applied');
+    assert.equal(await page.locator(h.ENTRIES).count(), 1, 'nothing applied');
     assert.equal(await page.locator(`${entry(0)} .text`).textContent(), 'one', 'not even the valid half of a batch');
     assert.equal(await page.locator('#status').textContent(), 'Demo agent: ready');
     assert.ok(page.__log.consoleWarnings.length >= 1, 'invalid messages are warned about');

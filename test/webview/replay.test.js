@@ -15,7 +15,7 @@ let env;
 test.before(async () => { env = await h.launch(); });
 test.after(async () => { await env?.close(); });
 
-const entry = (i) => `#transcript > .entry-section > .entry-group > .entry[data-index="${i}"]`;
+const { entry } = h;
 
 test('the fixture is valid HostToView, and its patches add up to its final snapshot', () => {
   assert.equal(FINAL.type, 'snapshot');
@@ -68,17 +68,17 @@ test('replaying the recorded session renders the transcript as the contract desc
     await h.waitForFrame(page);
 
     const entries = FINAL.entries;
-    const count = await page.locator('#transcript > .entry-section > .entry-group > .entry').count();
+    const count = await page.locator(h.ENTRIES).count();
     assert.equal(count, entries.length, 'one element per entry');
     for (const [i, e] of entries.entries()) {
-      const el = page.locator('#transcript > .entry-section > .entry-group > .entry').nth(i);
+      const el = page.locator(h.ENTRIES).nth(i);
       assert.equal(await el.getAttribute('data-index'), String(i), 'entries in index order');
       assert.equal(await el.getAttribute('data-kind'), e.kind);
       assert.ok((await el.getAttribute('class')).split(/\s+/).includes(`entry-${e.kind}`));
     }
 
     // User prompts: plain text.
-    const users = page.locator('#transcript > .entry-section > .entry-group > .entry-user .text');
+    const users = page.locator(`${h.ENTRIES}.entry-user .text`);
     assert.deepEqual(await users.allTextContents(), ['hello', '/help']);
 
     // Agent markdown: real elements.
@@ -91,7 +91,7 @@ test('replaying the recorded session renders the transcript as the contract desc
     assert.deepEqual(await page.locator(`${entry(helpIdx)} .markdown li code`).allTextContents(), ['/help', '/plan <task to plan>']);
 
     // The thought: collapsed, "Thinking".
-    const thought = page.locator('#transcript > .entry-section > .entry-group > .entry-thought details');
+    const thought = page.locator(`${h.ENTRIES}.entry-thought details`);
     assert.equal(await thought.count(), 1);
     assert.equal(await thought.evaluate((d) => d.open), false, 'thoughts start collapsed');
     assert.equal((await thought.locator('summary').textContent()).trim(), 'Thinking');
@@ -150,7 +150,7 @@ test('replaying the recorded session renders the transcript as the contract desc
 
     // The plan, all done.
     const plan = entries.find((e) => e.kind === 'plan');
-    const items = page.locator('#transcript > .entry-section > .entry-group > .entry-plan ul.plan > li');
+    const items = page.locator(`${h.ENTRIES}.entry-plan ul.plan > li`);
     assert.equal(await items.count(), plan.entries.length);
     for (const [i, p] of plan.entries.entries()) {
       assert.equal(await items.nth(i).getAttribute('data-status'), p.status);
@@ -158,8 +158,8 @@ test('replaying the recorded session renders the transcript as the contract desc
       assert.equal(await items.nth(i).locator('.plan-text').textContent(), p.content);
       assert.equal(await items.nth(i).locator('.codicon.codicon-pass-filled').count(), 1);
     }
-    assert.match(await page.locator('#transcript > .entry-section > .entry-group > .entry-plan').textContent(), /Plan/);
-    assert.match(await page.locator('#transcript > .entry-section > .entry-group > .entry-plan').textContent(), new RegExp(`(^|\\D)${plan.entries.length}/${plan.entries.length} done`));
+    assert.match(await page.locator(`${h.ENTRIES}.entry-plan`).textContent(), /Plan/);
+    assert.match(await page.locator(`${h.ENTRIES}.entry-plan`).textContent(), new RegExp(`(^|\\D)${plan.entries.length}/${plan.entries.length} done`));
 
     // Turn ends.
     assert.deepEqual(await page.locator('#transcript [data-stop-reason="end_turn"]').allTextContents(), ['Turn ended.', 'Turn ended.']);

@@ -108,10 +108,10 @@ test('hostile text everywhere runs nothing, loads nothing, and stays text', asyn
     ] });
 
     // Texts come out as text.
-    assert.equal(await page.locator('#transcript > .entry-section > .entry-group > .entry[data-index="0"] .text').textContent(), ALL + ONE, 'user text verbatim');
-    assert.equal(await page.locator('#transcript > .entry-section > .entry-group > .entry[data-index="3"] .tool-title').textContent(), ONE, 'tool title verbatim');
-    assert.equal(await page.locator('#transcript > .entry-section > .entry-group > .entry[data-index="3"] .diff-path').getAttribute('title'), ONE, 'diff path verbatim');
-    assert.equal(await page.locator('#transcript > .entry-section > .entry-group > .entry[data-index="6"] .text').textContent(), ALL, 'error verbatim');
+    assert.equal(await page.locator(`${h.entry(0)} .text`).textContent(), ALL + ONE, 'user text verbatim');
+    assert.equal(await page.locator(`${h.entry(3)} .tool-title`).textContent(), ONE, 'tool title verbatim');
+    assert.equal(await page.locator(`${h.entry(3)} .diff-path`).getAttribute('title'), ONE, 'diff path verbatim');
+    assert.equal(await page.locator(`${h.entry(6)} .text`).textContent(), ALL, 'error verbatim');
     assert.equal(await page.locator('#title').textContent(), ONE, 'title verbatim');
     assert.equal(await page.locator('pre#detail').textContent(), ALL, 'detail verbatim');
     assert.match(await page.locator('#status').textContent(), /<img src=x onerror=/);
