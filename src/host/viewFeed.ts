@@ -19,6 +19,9 @@ export const RENDERED_TIMEOUT_MS = 1000;
 
 type Pending = { kind: 'entry' } | { kind: 'append'; text: string };
 
+/** What the feed posts: a snapshot or a batch, always numbered for the panel's `rendered`. */
+export type FeedPost = HostToView & { seq: number };
+
 /**
  * Turns a source's changes into messages for the panel (no `vscode` here, so it is tested and
  * benchmarked in plain Node). Changes are marked, not copied: when a batch is posted each
@@ -47,7 +50,7 @@ export class ViewFeed {
   private subscriptions: (() => void)[] = [];
 
   constructor(
-    private readonly post: (message: HostToView) => void,
+    private readonly post: (message: FeedPost) => void,
     private readonly renderedTimeoutMs = RENDERED_TIMEOUT_MS,
   ) {}
 
@@ -123,7 +126,7 @@ export class ViewFeed {
     if (messages.length > 0) this.send({ type: 'batch', seq: this.nextSeq(), messages });
   }
 
-  private send(message: HostToView & { seq: number }): void {
+  private send(message: FeedPost): void {
     this.settle();
     const { seq } = message;
     // A lost answer must not stop the feed: after the timeout, whatever is pending goes anyway.

@@ -15,7 +15,8 @@ import { agentMethods, clientMethods } from '../../src/protocol';
 import { SessionState } from '../../src/session/sessionState';
 import { Transcript } from '../../src/session/transcript';
 import { ViewFeed } from '../../src/host/viewFeed';
-import type { HostToView, HostToViewMessage, StatusView } from '../../src/webview-protocol/messages';
+import type { FeedPost } from '../../src/host/viewFeed';
+import type { HostToViewMessage, StatusView } from '../../src/webview-protocol/messages';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
 const COUNT = 1_000_000;
@@ -44,12 +45,11 @@ function countingSink(rendered: (seq: number) => void) {
     if (m.type === 'entry' && m.index === 0 && m.entry.kind === 'agent') sink.text = m.entry.text;
     if (m.type === 'entry' && m.entry.kind === 'tool') sink.tools.set(m.index, m.entry.title);
   };
-  const post = (message: HostToView) => {
+  const post = (message: FeedPost) => {
     sink.posts++;
     if (message.type === 'batch') message.messages.forEach(apply);
     else if (message.type !== 'snapshot') apply(message);
-    const seq = 'seq' in message ? message.seq : undefined;
-    if (seq !== undefined) setTimeout(() => rendered(seq), RENDER_MS);
+    setTimeout(() => rendered(message.seq), RENDER_MS);
   };
   return { sink, post };
 }

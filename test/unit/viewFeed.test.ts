@@ -39,12 +39,8 @@ const chunk = (text: string) => SessionUpdateSchema.parse({ sessionUpdate: 'agen
 function collect({ answer = true, timeoutMs = 60_000 } = {}): { posts: HostToView[]; feed: ViewFeed } {
   const posts: HostToView[] = [];
   const feed: ViewFeed = new ViewFeed((m) => {
-    const message = HostToViewSchema.parse(m);
-    posts.push(message);
-    if (answer && 'seq' in message && message.seq !== undefined) {
-      const { seq } = message;
-      queueMicrotask(() => feed.rendered(seq));
-    }
+    posts.push(HostToViewSchema.parse(m));
+    if (answer) queueMicrotask(() => feed.rendered(m.seq));
   }, timeoutMs);
   return { posts, feed };
 }
