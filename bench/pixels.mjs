@@ -1,5 +1,5 @@
 // Streaming to pixels: 100,000 text chunks enter the host model (Transcript.apply, as the
-// connection hands them over) at a fixed rate; src/host/viewFeed.ts posts them into the real
+// connection hands them over) at a fixed rate; src/view/viewFeed.ts posts them into the real
 // webview bundle in headless Chromium as window 'message' events (test/webview/harness.js), one
 // post at a time, and the page's `rendered` answers go back to the feed, as VS Code's
 // onDidReceiveMessage would bring them. Each chunk carries a unique token (w<i>x), so the page
@@ -19,7 +19,7 @@ const require = createRequire(import.meta.url);
 const h = require('../test/webview/harness.js');
 const { Transcript } = require('../out/src/session/transcript.js');
 const { SessionState } = require('../out/src/session/sessionState.js');
-const { ViewFeed } = require('../out/src/host/viewFeed.js');
+const { ViewFeed } = require('../out/src/view/viewFeed.js');
 
 const CHUNKS = 100_000;
 const RATE = 10_000; // chunks/s: a fast agent is ~100–300/s, so this is a stress rate

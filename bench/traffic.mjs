@@ -6,7 +6,7 @@
 const WORDS = ('the of to and a in is it you that was for on are with as be at this have from or one had by but not what all were when we there ' +
   'can an your which their said if do will each about how up out them then she many some so these would other into has more her two like him see ' +
   'function const return import export await async class interface type string number boolean undefined null promise error value index length').split(' ');
-const FILES = ['src/host/agentController.ts', 'src/session/transcript.ts', 'src/webview/main.ts', 'src/agent/connection.ts', 'README.md', 'package.json', 'test/unit/ndjson.test.ts'];
+const FILES = ['src/session/agentSession.ts', 'src/session/transcript.ts', 'src/webview/main.ts', 'src/agent/connection.ts', 'README.md', 'package.json', 'test/unit/ndjson.test.ts'];
 const KINDS = ['read', 'edit', 'execute', 'search', 'edit', 'read'];
 
 /** mulberry32: a tiny seeded PRNG, so the recording is the same bytes every time. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { AgentHost } from './host/agentHost';
-import { AgentViewProvider } from './host/agentView';
-import { registerCommands } from './host/commands';
+import { AgentViewProvider } from './host/panel/agentView';
+import { registerCommands } from './host/panel/commands';
 
 /** What tests (and other extensions) can reach: the live host, nothing more. */
 export interface AcpHostApi {

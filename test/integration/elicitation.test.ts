@@ -3,7 +3,7 @@
 // the form before the agent gets them), and cancelling the turn answers an open form `cancel`.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { AgentController } from '../../src/host/agentController';
+import type { AgentController } from '../../src/session/agentSession';
 import type { EntryView } from '../../src/webview-protocol/entries';
 import { api, find, until, useAgent } from './helpers';
 

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { AgentController } from '../../src/host/agentController';
+import type { AgentController } from '../../src/session/agentSession';
 import { api, find, until, useAgent } from './helpers';
 import { testLog } from './index';
 

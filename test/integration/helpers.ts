@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { AcpHostApi } from '../../src/extension';
-import type { AgentController } from '../../src/host/agentController';
+import type { AgentController } from '../../src/session/agentSession';
 import type { EntryView } from '../../src/webview-protocol/entries';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');

@@ -4,7 +4,7 @@
 // user closing that terminal, or the agent stopping.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { AgentController } from '../../src/host/agentController';
+import type { AgentController } from '../../src/session/agentSession';
 import type { ToolContentView } from '../../src/webview-protocol/entries';
 import { api, find, until, useAgent } from './helpers';
 import { alive } from '../unit/helpers/processes';

@@ -5,7 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { attachmentLabel, attachmentView, base64Bytes, MAX_EMBED_BYTES, promptBlocks, promptCaps, refusal, sameTarget } from '../../src/session/attachments';
 import type { Attachment, EmbedReader, PromptCaps } from '../../src/session/attachments';
-import { excludedSegments, mentionCandidates } from '../../src/host/mentionCandidates';
+import { excludedSegments, mentionCandidates } from '../../src/workspace/mentionCandidates';
 import { ViewToHostSchema } from '../../src/webview-protocol/messages';
 import { assertSpecValid } from './helpers/officialSchema';
 

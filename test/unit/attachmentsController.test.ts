@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentController } from '../../src/host/agentController';
+import { AgentController } from '../../src/session/agentSession';
 import { currentEnv } from '../../src/agent/environment';
 
 const DEMO = path.resolve(__dirname, '../../../dist/demo-agent.js');

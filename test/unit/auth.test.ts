@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { AgentController } from '../../src/host/agentController';
-import { clientCapabilities } from '../../src/host/agentPorts';
-import type { AgentPorts, LoginTerminalSpec } from '../../src/host/agentPorts';
+import { AgentController } from '../../src/session/agentSession';
+import { clientCapabilities } from '../../src/runtime/ports';
+import type { AgentPorts, LoginTerminalSpec } from '../../src/runtime/ports';
 import { currentEnv } from '../../src/agent/environment';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');

@@ -3,9 +3,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { AgentController } from '../../src/host/agentController';
-import type { SessionOptions } from '../../src/host/agentController';
-import { clientCapabilities } from '../../src/host/agentPorts';
+import { AgentController } from '../../src/session/agentSession';
+import type { SessionOptions } from '../../src/session/agentSession';
+import { clientCapabilities } from '../../src/runtime/ports';
 import { currentEnv } from '../../src/agent/environment';
 import { specMessageErrors } from './helpers/officialSchema';
 

@@ -2,11 +2,11 @@
 // and the transcript entry through its life (pending → accepted / declined / cancelled).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { Elicitations } from '../../src/host/elicitations';
+import { Elicitations } from '../../src/session/elicitations';
 import * as path from 'node:path';
 import { currentEnv } from '../../src/agent/environment';
-import { AgentController } from '../../src/host/agentController';
-import { clientCapabilities } from '../../src/host/agentPorts';
+import { AgentController } from '../../src/session/agentSession';
+import { clientCapabilities } from '../../src/runtime/ports';
 import { CreateElicitationRequestSchema } from '../../src/protocol';
 import type { CreateElicitationRequest, CreateElicitationResponse } from '../../src/protocol';
 import { formFields } from '../../src/session/elicitation';

@@ -14,8 +14,8 @@ import { currentEnv } from '../../src/agent/environment';
 import { agentMethods, clientMethods } from '../../src/protocol';
 import { SessionState } from '../../src/session/sessionState';
 import { Transcript } from '../../src/session/transcript';
-import { ViewFeed } from '../../src/host/viewFeed';
-import type { FeedPost } from '../../src/host/viewFeed';
+import { ViewFeed } from '../../src/view/viewFeed';
+import type { FeedPost } from '../../src/view/viewFeed';
 import type { HostToViewMessage, StatusView } from '../../src/webview-protocol/messages';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');

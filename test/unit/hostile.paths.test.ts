@@ -36,8 +36,8 @@ moduleInternals._load = function (request: string, ...rest: unknown[]) {
   return request === 'vscode' ? fakeVscode : load.call(this, request, ...rest);
 };
 // After the stub is in place (an import would be hoisted above it).
-const { resolveWorkspacePath } = require('../../src/host/workspacePaths') as typeof import('../../src/host/workspacePaths');
-const { TerminalPort } = require('../../src/host/terminalPort') as typeof import('../../src/host/terminalPort');
+const { resolveWorkspacePath } = require('../../src/host/editor/workspacePaths') as typeof import('../../src/host/editor/workspacePaths');
+const { TerminalPort } = require('../../src/host/terminals/terminalPort') as typeof import('../../src/host/terminals/terminalPort');
 
 /** Every file and symlink under `dir` with its content or target: the sentinel must not change. */
 function snapshot(dir: string): Record<string, string> {

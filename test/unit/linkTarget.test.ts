@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { linkTarget } from '../../src/host/linkTarget';
+import { linkTarget } from '../../src/workspace/linkTarget';
 
 test('web and mail links open outside; file links open at their line; everything else is refused', () => {
   assert.deepEqual(linkTarget('https://example.com/a?b#c'), { kind: 'external', href: 'https://example.com/a?b#c' });

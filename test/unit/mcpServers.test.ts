@@ -7,9 +7,9 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { currentEnv } from '../../src/agent/environment';
-import { AgentController } from '../../src/host/agentController';
-import type { AgentRuntime } from '../../src/host/agentRuntime';
-import { buildMcpServers, parseMcpServerSettings, redactMcpSecrets, resolveCommand, selectMcpServers, toMcpServer } from '../../src/host/mcpServers';
+import { AgentController } from '../../src/session/agentSession';
+import type { AgentRuntime } from '../../src/runtime/agentRuntime';
+import { buildMcpServers, parseMcpServerSettings, redactMcpSecrets, resolveCommand, selectMcpServers, toMcpServer } from '../../src/runtime/mcpServers';
 import type { McpServer } from '../../src/protocol';
 import { specMessageErrors } from './helpers/officialSchema';
 

@@ -4,7 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { MAX_PATH_LENGTH, checkAgentPath, isInside } from '../../src/host/pathPolicy';
+import { MAX_PATH_LENGTH, checkAgentPath, isInside } from '../../src/workspace/pathPolicy';
 
 const posix = (p: unknown) => checkAgentPath(p, path.posix);
 const win = (p: unknown) => checkAgentPath(p, path.win32);

@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import { AgentStartError } from '../../src/agent/launch';
 import type { StartFailure } from '../../src/agent/launch';
 import { currentEnv } from '../../src/agent/environment';
-import { AgentController } from '../../src/host/agentController';
-import type { AgentDefinition } from '../../src/host/agentPorts';
-import { agentPresets, commandLine, notFoundHint, shouldTryFallback, startFailureDetail, startWithFallback } from '../../src/host/presets';
+import { AgentController } from '../../src/session/agentSession';
+import type { AgentDefinition } from '../../src/runtime/ports';
+import { agentPresets, commandLine, notFoundHint, shouldTryFallback, startFailureDetail, startWithFallback } from '../../src/runtime/presets';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
 const startError = (failure: StartFailure, message = `failed: ${failure}`) => new AgentStartError(failure, message, undefined, []);

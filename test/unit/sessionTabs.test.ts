@@ -4,12 +4,12 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { AgentController } from '../../src/host/agentController';
-import { AgentRuntime } from '../../src/host/agentRuntime';
-import type { AgentDefinition, AgentPorts } from '../../src/host/agentPorts';
-import { MAX_RECORDS, MAX_TRANSCRIPTS, MAX_TRANSCRIPT_CHARS, SessionStore } from '../../src/host/sessionStore';
-import type { Memento } from '../../src/host/sessionStore';
-import { SessionTabs } from '../../src/host/sessionTabs';
+import { AgentController } from '../../src/session/agentSession';
+import { AgentRuntime } from '../../src/runtime/agentRuntime';
+import type { AgentDefinition, AgentPorts } from '../../src/runtime/ports';
+import { MAX_RECORDS, MAX_TRANSCRIPTS, MAX_TRANSCRIPT_CHARS, SessionStore } from '../../src/host/sessions/sessionStore';
+import type { Memento } from '../../src/host/sessions/sessionStore';
+import { SessionTabs } from '../../src/session/sessionTabs';
 import { currentEnv } from '../../src/agent/environment';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');

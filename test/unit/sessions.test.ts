@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentController } from '../../src/host/agentController';
-import type { SessionOptions } from '../../src/host/agentController';
-import { AgentRuntime } from '../../src/host/agentRuntime';
-import type { AgentPorts } from '../../src/host/agentPorts';
+import { AgentController } from '../../src/session/agentSession';
+import type { SessionOptions } from '../../src/session/agentSession';
+import { AgentRuntime } from '../../src/runtime/agentRuntime';
+import type { AgentPorts } from '../../src/runtime/ports';
 import { currentEnv } from '../../src/agent/environment';
 import { specMessageErrors } from './helpers/officialSchema';
 

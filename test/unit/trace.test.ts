@@ -1,7 +1,7 @@
 // The protocol trace's pure part: redaction, clipping, bounds, response correlation.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { REDACTED, TraceBuffer, TraceStore, clipString, redact, sanitize } from '../../src/host/trace';
+import { REDACTED, TraceBuffer, TraceStore, clipString, redact, sanitize } from '../../src/runtime/trace';
 
 const lines = (buffer: TraceBuffer) => buffer.entries().map((l) => JSON.parse(l) as { time: string; dir: string; for?: string; message: unknown });
 

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { SessionUpdateSchema } from '../../src/protocol';
 import { SessionState } from '../../src/session/sessionState';
 import { Transcript } from '../../src/session/transcript';
-import { ViewFeed } from '../../src/host/viewFeed';
-import type { FeedSource } from '../../src/host/viewFeed';
+import { ViewFeed } from '../../src/view/viewFeed';
+import type { FeedSource } from '../../src/view/viewFeed';
 import { HostToViewSchema } from '../../src/webview-protocol/messages';
 import type { HostToView, StatusView } from '../../src/webview-protocol/messages';
 

@@ -1,6 +1,6 @@
 // The Agent panel's webview in a real browser, without VS Code: headless Debian Chromium through
 // playwright-core, the built media/ served from a local http server, and a page built like the
-// host's (src/host/agentView.ts): the same CSP, the same assets in the same order, one nonce'd
+// host's (src/host/panel/agentView.ts): the same CSP, the same assets in the same order, one nonce'd
 // inline script standing in for VS Code's `acquireVsCodeApi()`, and VS Code-like theme variables.
 // Messages go in the way VS Code delivers them (window 'message' events); what the webview posts
 // is collected in window.__posted. Everything a test may want to assert never happened (dialogs,
@@ -361,7 +361,7 @@ function startServer() {
 }
 
 /**
- * The host's own page (out/src/host/panelHtml.js: the same CSP, nonce and assets), with what
+ * The host's own page (out/src/view/panelHtml.js: the same CSP, nonce and assets), with what
  * VS Code adds around it: its default styles before the CSP, and the acquireVsCodeApi glue
  * before our script.
  */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Records test/fixtures/webview/demo-session.json: every HostToView message the host's ViewFeed
 // posts while the real demo agent (dist/demo-agent.js) runs through the real AgentController
-// (out/src/host/, plain Node: no vscode import), for the prompts "hello" (permission answered
+// (out/src/, plain Node: no vscode import), for the prompts "hello" (permission answered
 // allow_once) and "/help". The last message is the snapshot a freshly (re)loaded view gets at the
 // end, so the replay test can check that snapshot == patches.
 //
@@ -26,8 +26,8 @@ function need(file, how) {
 }
 
 async function main() {
-  const { AgentController } = require(need(path.join(OUT, 'src/host/agentController.js'), 'npm run compile'));
-  const { ViewFeed } = require(need(path.join(OUT, 'src/host/viewFeed.js'), 'npm run compile'));
+  const { AgentController } = require(need(path.join(OUT, 'src/session/agentSession.js'), 'npm run compile'));
+  const { ViewFeed } = require(need(path.join(OUT, 'src/view/viewFeed.js'), 'npm run compile'));
   const { HostToViewSchema } = require(need(path.join(OUT, 'src/webview-protocol/messages.js'), 'npm run compile'));
   need(DEMO, 'npm run build');
 

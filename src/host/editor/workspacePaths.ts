@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { lstat, realpath } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { ConnectionLog } from '../agent/connection';
-import { ErrorCodes } from '../protocol/errors';
-import { checkAgentPath, isInside } from './pathPolicy';
+import type { ConnectionLog } from '../../agent/connection';
+import { ErrorCodes } from '../../protocol/errors';
+import { checkAgentPath, isInside } from '../../workspace/pathPolicy';
 
 /** An error the connection sends back with its JSON-RPC code. */
 export class RpcError extends Error {

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DiffSource } from '../session/transcript';
+import type { DiffSource } from '../../session/transcript';
 import { ReadOnlyDocuments } from './readOnlyDocuments';
 
 /** Each opened diff holds two texts; the 400 newest are kept. */

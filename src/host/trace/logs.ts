@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ConnectionLog, TraceDirection } from '../agent/connection';
-import { TraceStore } from './trace';
+import type { ConnectionLog, TraceDirection } from '../../agent/connection';
+import { TraceStore } from '../../runtime/trace';
 import { TraceView } from './traceView';
 
 /** One log channel for the extension, and the protocol trace a user can attach to a bug report. */

@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EditReview } from '../../session/editReview';
-import type { CurrentText } from '../../session/editReview';
-import type { TranscriptEvent } from '../../session/transcript';
-import type { ReviewFileView } from '../../webview-protocol/session';
-import type { FeedSource } from '../viewFeed';
+import { EditReview } from '../../../session/editReview';
+import type { CurrentText } from '../../../session/editReview';
+import type { TranscriptEvent } from '../../../session/transcript';
+import type { ReviewFileView } from '../../../webview-protocol/session';
+import type { FeedSource } from '../../../view/viewFeed';
 import { ReadOnlyDocuments } from '../readOnlyDocuments';
 import { ContentCache } from './contentCache';
 import type { Before, FileEventKind } from './contentCache';

@@ -1,14 +1,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import { currentEnv, resolveLoginShellEnv } from '../agent/environment';
-import type { Env } from '../agent/environment';
-import type { LaunchSpec } from '../agent/process';
-import type { AgentDefinition, ControllerSettings } from './agentPorts';
-import type { McpServer } from '../protocol';
-import { buildMcpServers, parseMcpServerSettings } from './mcpServers';
-import { agentPresets, commandLine, notFoundHint } from './presets';
-import type { AgentPreset } from './presets';
+import { currentEnv, resolveLoginShellEnv } from '../../agent/environment';
+import type { Env } from '../../agent/environment';
+import type { LaunchSpec } from '../../agent/process';
+import type { AgentDefinition, ControllerSettings } from '../../runtime/ports';
+import type { McpServer } from '../../protocol';
+import { buildMcpServers, parseMcpServerSettings } from '../../runtime/mcpServers';
+import { agentPresets, commandLine, notFoundHint } from '../../runtime/presets';
+import type { AgentPreset } from '../../runtime/presets';
 
 export const DEMO_AGENT_NAME = 'Demo agent';
 

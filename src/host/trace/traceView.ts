@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { TraceStore } from './trace';
+import type { TraceStore } from '../../runtime/trace';
 
 export const TRACE_SCHEME = 'acp-trace';
 

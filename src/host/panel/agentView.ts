@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { HostToViewSchema, ViewToHostSchema } from '../webview-protocol/messages';
-import type { HostToView, ViewToHost } from '../webview-protocol/messages';
-import { panelHtml } from './panelHtml';
-import { ViewFeed } from './viewFeed';
-import type { FeedSource } from './viewFeed';
+import { HostToViewSchema, ViewToHostSchema } from '../../webview-protocol/messages';
+import type { HostToView, ViewToHost } from '../../webview-protocol/messages';
+import { panelHtml } from '../../view/panelHtml';
+import { ViewFeed } from '../../view/viewFeed';
+import type { FeedSource } from '../../view/viewFeed';
 
 /**
  * The "Agent" webview view: a projection of the controller's transcript and session state. A

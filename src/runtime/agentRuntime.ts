@@ -19,8 +19,8 @@ import type {
   SessionUpdate,
   WriteTextFileRequest,
 } from '../protocol';
-import { clientCapabilities } from './agentPorts';
-import type { AgentDefinition, AgentPorts, ControllerSettings, TerminalPort } from './agentPorts';
+import { clientCapabilities } from './ports';
+import type { AgentDefinition, AgentPorts, ControllerSettings, TerminalPort } from './ports';
 import { redactMcpSecrets, selectMcpServers } from './mcpServers';
 import { commandLine, startFailureDetail, startWithFallback } from './presets';
 

@@ -1,5 +1,5 @@
-import { attachmentLabel, attachmentView, refusal, sameTarget } from '../session/attachments';
-import type { Attachment, NewAttachment, PromptCaps } from '../session/attachments';
+import { attachmentLabel, attachmentView, refusal, sameTarget } from './attachments';
+import type { Attachment, NewAttachment, PromptCaps } from './attachments';
 import type { AttachmentView } from '../webview-protocol/session';
 
 /**

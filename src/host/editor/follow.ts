@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Transcript, TranscriptEvent } from '../session/transcript';
-import type { ToolEntryView } from '../webview-protocol/entries';
+import type { Transcript, TranscriptEvent } from '../../session/transcript';
+import type { ToolEntryView } from '../../webview-protocol/entries';
 import { resolveWorkspacePath } from './workspacePaths';
 
 /** What a running tool call points at: its first location, else the file of its first diff. */

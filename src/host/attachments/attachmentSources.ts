@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { NewAttachment } from '../session/attachments';
-import { MAX_EMBED_BYTES } from '../session/attachments';
-import { excludedSegments, mentionCandidates } from './mentionCandidates';
-import type { MentionCandidate } from './mentionCandidates';
-import { resolveWorkspacePath } from './workspacePaths';
+import type { NewAttachment } from '../../session/attachments';
+import { MAX_EMBED_BYTES } from '../../session/attachments';
+import { excludedSegments, mentionCandidates } from '../../workspace/mentionCandidates';
+import type { MentionCandidate } from '../../workspace/mentionCandidates';
+import { resolveWorkspacePath } from '../editor/workspacePaths';
 
 /** Where prompt context comes from in VS Code: the @-mention QuickPick, the editor's selection, file reads. */
 

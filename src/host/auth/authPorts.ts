@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LoginTerminalResult, LoginTerminalSpec } from './agentPorts';
+import type { LoginTerminalResult, LoginTerminalSpec } from '../../runtime/ports';
 
 /** globalState key of the names (never the values) of the secrets stored per agent. */
 const INDEX_KEY = 'acpHost.agentSecretNames';

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ConnectionLog } from '../agent/connection';
-import type { Env } from '../agent/environment';
-import { TerminalManager } from '../agent/terminals';
-import type { CreateTerminalOptions, TerminalExit, TerminalSnapshot } from '../agent/terminals';
+import type { ConnectionLog } from '../../agent/connection';
+import type { Env } from '../../agent/environment';
+import { TerminalManager } from '../../agent/terminals';
+import type { CreateTerminalOptions, TerminalExit, TerminalSnapshot } from '../../agent/terminals';
 import type {
   CreateTerminalRequest,
   CreateTerminalResponse,
@@ -14,10 +14,10 @@ import type {
   TerminalOutputRequest,
   TerminalOutputResponse,
   WaitForTerminalExitRequest,
-} from '../protocol';
-import { ErrorCodes } from '../protocol/errors';
-import type { TerminalPort as TerminalPortContract } from './agentPorts';
-import { RpcError, resolveWorkspacePath } from './workspacePaths';
+} from '../../protocol';
+import { ErrorCodes } from '../../protocol/errors';
+import type { TerminalPort as TerminalPortContract } from '../../runtime/ports';
+import { RpcError, resolveWorkspacePath } from '../editor/workspacePaths';
 
 export interface TerminalPortOptions {
   /** The environment commands start from (the agent's: login shell or inherited). */

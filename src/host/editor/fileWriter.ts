@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ConnectionLog } from '../agent/connection';
-import type { WriteTextFileRequest } from '../protocol';
-import { ErrorCodes } from '../protocol/errors';
+import type { ConnectionLog } from '../../agent/connection';
+import type { WriteTextFileRequest } from '../../protocol';
+import { ErrorCodes } from '../../protocol/errors';
 import { RpcError, resolveWorkspacePath } from './workspacePaths';
 
 type WriteLog = Pick<ConnectionLog, 'info' | 'warn' | 'error'>;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { linkTarget } from './linkTarget';
+import { linkTarget } from '../../workspace/linkTarget';
 import { resolveWorkspacePath } from './workspacePaths';
 
 /**

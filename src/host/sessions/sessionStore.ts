@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { EntryViewSchema } from '../webview-protocol/entries';
-import type { EntryView } from '../webview-protocol/entries';
+import { EntryViewSchema } from '../../webview-protocol/entries';
+import type { EntryView } from '../../webview-protocol/entries';
 
 /** The sessions this extension opened in a workspace, newest first: its history and its open tabs. */
 export interface SessionRecord {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AgentRuntime } from './agentRuntime';
+import type { AgentRuntime } from '../../runtime/agentRuntime';
 import type { SessionRecord, SessionRef, SessionStore } from './sessionStore';
 
 /** A past session offered by the history: from the agent's session/list, or from our store. */

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { ConnectionLog } from '../agent/connection';
-import type { ReadTextFileRequest } from '../protocol';
-import { ErrorCodes } from '../protocol/errors';
+import type { ConnectionLog } from '../../agent/connection';
+import type { ReadTextFileRequest } from '../../protocol';
+import { ErrorCodes } from '../../protocol/errors';
 import { RpcError, resolveWorkspacePath } from './workspacePaths';
-import { sliceLines } from '../session/textLines';
+import { sliceLines } from '../../session/textLines';
 
 /**
  * `fs/read_text_file`: from the open TextDocument when there is one (so the agent sees unsaved

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AgentHost } from './agentHost';
+import type { AgentHost } from '../agentHost';
 
 /** The command table: every contributed `acpHost.*` command and what it does. */
 export function registerCommands(host: AgentHost): vscode.Disposable[] {

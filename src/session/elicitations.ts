@@ -1,7 +1,7 @@
 import type { ConnectionLog } from '../agent/connection';
 import type { CreateElicitationRequest, CreateElicitationResponse } from '../protocol';
-import { formFields } from '../session/elicitation';
-import type { Transcript } from '../session/transcript';
+import { formFields } from './elicitation';
+import type { Transcript } from './transcript';
 import { checkContent } from '../webview-protocol/elicitation';
 import type { ElicitationContent, ElicitationFieldView, ElicitationState } from '../webview-protocol/elicitation';
 

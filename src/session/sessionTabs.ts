@@ -1,7 +1,7 @@
-import type { AgentController, SessionOptions } from './agentController';
-import type { AgentDefinition } from './agentPorts';
-import type { AgentRuntime } from './agentRuntime';
-import type { SessionRef, SessionStore } from './sessionStore';
+import type { AgentController, SessionOptions } from './agentSession';
+import type { AgentDefinition } from '../runtime/ports';
+import type { AgentRuntime } from '../runtime/agentRuntime';
+import type { SessionRef, SessionStore } from '../host/sessions/sessionStore';
 import type { SessionTabView } from '../webview-protocol/messages';
 
 /** One open session; `key` is ours (stable while open), the agent's id comes when it opens. */
