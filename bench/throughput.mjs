@@ -1,6 +1,6 @@
 // Inbound throughput: the same NDJSON bytes of a long turn, in 64 KiB chunks as a pipe hands
 // them over, through (a) our pipeline (NdjsonMessageReader + AcpConnection with zod validation +
-// the Transcript/SessionState fold, as AgentController.serve does), (b) @agentclientprotocol/sdk
+// the Transcript/SessionState fold, as AgentSession.serve does), (b) @agentclientprotocol/sdk
 // (ndJsonStream + a client app, its own zod validation, a handler that only counts) and (c) the
 // floor: splitting lines and JSON.parse. Runs alternate a, b, c so noise hits all three alike.
 import { createRequire } from 'node:module';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AgentController } from '../session/agentSession';
+import { AgentSession } from '../session/agentSession';
 import type { SessionOptions } from '../session/agentSession';
 import type { AgentDefinition, AgentPorts } from '../runtime/ports';
 import { AgentRuntime } from '../runtime/agentRuntime';
@@ -59,7 +59,7 @@ export class AgentHost implements vscode.Disposable {
   });
   private readonly store: SessionStore;
   readonly tabs: SessionTabs;
-  private current!: AgentController;
+  private current!: AgentSession;
 
   constructor(private readonly extension: vscode.ExtensionContext) {
     this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m));
@@ -124,7 +124,7 @@ export class AgentHost implements vscode.Disposable {
     for (const attachment of attachments) this.current.attach(attachment);
   }
 
-  get controller(): AgentController {
+  get controller(): AgentSession {
     return this.current;
   }
 
@@ -132,7 +132,7 @@ export class AgentHost implements vscode.Disposable {
    * The shown session as the panel sees it: its status carries the agents to pick from and the
    * open sessions (host knowledge, not the controller's), and changes with either.
    */
-  private feedSource(controller: AgentController): FeedSource {
+  private feedSource(controller: AgentSession): FeedSource {
     const agents = listAgents(this.extension.extensionPath, () => undefined).map((a) => a.name);
     const key = this.tabs.all.find((t) => t.controller === controller)?.key;
     const status = (): StatusView => ({ ...controller.currentStatus, agents, sessions: this.tabs.views(), sessionKey: key });
@@ -346,17 +346,17 @@ export class AgentHost implements vscode.Disposable {
     return new AgentRuntime(agent, settings, this.ports(undefined, settings.workspaceFolder));
   }
 
-  private createController(agent: AgentDefinition, runtime: AgentRuntime, options: SessionOptions): AgentController {
+  private createController(agent: AgentDefinition, runtime: AgentRuntime, options: SessionOptions): AgentSession {
     const settings = this.settings();
     // The port exists before the controller whose transcript shows its output: bound late.
-    let controller: AgentController | undefined;
-    controller = new AgentController(agent, settings, this.ports(() => controller, settings.workspaceFolder), { ...options, runtime });
+    let controller: AgentSession | undefined;
+    controller = new AgentSession(agent, settings, this.ports(() => controller, settings.workspaceFolder), { ...options, runtime });
     this.reviewer.watch(controller);
     return controller;
   }
 
   /** What a session (or, without `owner`, its agent's runtime) gets from VS Code. */
-  private ports(owner: (() => AgentController | undefined) | undefined, workspaceFolder: string): AgentPorts {
+  private ports(owner: (() => AgentSession | undefined) | undefined, workspaceFolder: string): AgentPorts {
     const terminals = new TerminalPort({
       baseEnv,
       workspaceFolder,
@@ -398,7 +398,7 @@ export class AgentHost implements vscode.Disposable {
 }
 
 /** A session nothing was said in yet: replacing it loses nothing. */
-function isUnused(controller: AgentController): boolean {
+function isUnused(controller: AgentSession): boolean {
   return controller.transcript.entries.length === 0 && controller.session.view.queue.length === 0;
 }
 

@@ -1,45 +1,23 @@
-import type { RunningAgent } from '../agent/launch';
 import { ConnectionClosedError } from '../agent/connection';
 import type { AcpConnection } from '../agent/connection';
 import { agentMethods } from '../protocol/methods';
-import { ErrorCodes } from '../protocol/errors';
-import type { AuthMethod, LoadSessionResponse, NewSessionResponse, RequestPermissionResponse } from '../protocol';
-import type { AgentDefinition, AgentPorts, ControllerSettings } from '../runtime/ports';
-import { AgentRuntime, sessionFeatures } from '../runtime/agentRuntime';
+import { AgentRuntime } from '../runtime/agentRuntime';
 import type { SessionEndpoint } from '../runtime/agentRuntime';
-import { startFailureDetail } from '../runtime/presets';
+import type { AgentDefinition, AgentPorts, ControllerSettings } from '../runtime/ports';
+import type { StatusView } from '../webview-protocol/messages';
 import { attachmentLabel, promptBlocks, promptCaps, refusal } from './attachments';
 import type { Attachment, NewAttachment } from './attachments';
-import { PromptAttachments } from './promptAttachments';
-import { SessionState } from './sessionState';
 import { Elicitations } from './elicitations';
 import type { ElicitationAction } from './elicitations';
+import { SessionLifecycle } from './lifecycle';
+import { PromptAttachments } from './promptAttachments';
+import { SessionState } from './sessionState';
+import { SignIn } from './signIn';
 import { Transcript } from './transcript';
-import type { AuthMethodView, StatusView } from '../webview-protocol/messages';
+import { TurnQueue } from './turnQueue';
+import type { QueuedPrompt, TurnOutcome } from './turnQueue';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The agent's "authentication required" answer (ACP §6): run an auth method, then retry. */
-function isAuthRequired(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === ErrorCodes.AuthRequired;
-}
-
-function authKind(method: AuthMethod): AuthMethodView['type'] {
-  return method.type ?? 'agent';
-}
-
-type PendingPermission = (response: RequestPermissionResponse) => void;
-
-/** A prompt waiting for its turn; `settle` resolves the caller's promise when it ran or was dropped. */
-interface QueuedPrompt {
-  id: number;
-  text: string;
-  /** Its own context, taken from the composer when it was queued. */
-  attachments: Attachment[];
-  /** Already in the transcript: it was sent once and put back to wait for a sign-in. */
-  shown?: boolean;
-  settle: { resolve: () => void; reject: (error: unknown) => void };
-}
 
 /** How a session begins: on its own process, or on one shared with the agent's other sessions. */
 export interface SessionOptions {
@@ -52,44 +30,27 @@ export interface SessionOptions {
 }
 
 /**
- * One session with an agent: opening it (session/new, or load/resume of an earlier one), prompt
- * turns and their queue, cancel, permissions, forms, sign-in, and what a crash or a restart of
- * the agent's process (AgentRuntime) does to it.
+ * One session with an agent, as the panel and the palette use it. It composes small parts, each
+ * tested on its own: the lifecycle (start, open/load/resume, close, crash, restart), the turn
+ * queue, sign-in, the composer's attachments, and the transcript, which holds what waits on the
+ * user (permissions, forms). What is left here is a turn, and what the agent calls in this
+ * session (the endpoint the runtime routes to it).
  */
-export class AgentController {
+export class AgentSession {
   readonly transcript = new Transcript();
   readonly session = new SessionState();
   readonly runtime: AgentRuntime;
-  /** A session made without a runtime owns its process: stopping the session stops it. */
-  private readonly ownsRuntime: boolean;
-  /** The process this session is open on. */
-  private running: RunningAgent | undefined;
-  /** The agent's id of this session while it is open. */
-  private sessionId: string | undefined;
-  /** The agent's id of this conversation, kept over crashes and restarts, to bring it back. */
-  private savedSessionId: string | undefined;
-  private savedTitle: string | undefined;
-  private firstPrompt: string | undefined;
-  private readonly endpoint: SessionEndpoint;
-  private status: StatusView;
-  private readonly pendingPermissions = new Map<string, PendingPermission>();
-  /** Forms the agent asked for (`elicitation/create`) and their answers. */
+  readonly signIn: SignIn;
+  private readonly lifecycle: SessionLifecycle;
+  private readonly turns: TurnQueue;
   private readonly elicitations: Elicitations;
-  private readonly statusListeners = new Set<(status: StatusView) => void>();
-  private starting: Promise<void> | undefined;
-  /** Counts stops, so a start that a stop overtook does not open a session. */
-  private stops = 0;
-  private readonly queue: QueuedPrompt[] = [];
-  private nextPromptId = 1;
-  private draining = false;
   /** Context for the prompt being composed (the panel's chips); the next prompt takes it. */
   private readonly attachments: PromptAttachments;
-  /**
-   * The sign-in just done ("signing in with X"), until the request it was for succeeds: another
-   * -32000 meanwhile is reported as a failed sign-in, not answered with another round (no loop).
-   */
-  private authAttempt: string | undefined;
-  private authBusy = false;
+  private readonly endpoint: SessionEndpoint;
+  private status: StatusView;
+  private readonly statusListeners = new Set<(status: StatusView) => void>();
+  private savedTitle: string | undefined;
+  private firstPrompt: string | undefined;
 
   constructor(
     agent: AgentDefinition,
@@ -98,16 +59,21 @@ export class AgentController {
     options: SessionOptions = {},
   ) {
     this.runtime = options.runtime ?? new AgentRuntime(agent, settings, ports);
-    this.ownsRuntime = options.runtime === undefined;
-    this.savedSessionId = options.sessionId;
     this.savedTitle = options.title;
-    this.endpoint = this.makeEndpoint();
     this.status = { agentName: agent.name, phase: 'idle' };
+    this.endpoint = this.makeEndpoint();
+    this.signIn = new SignIn(this.signInSession(), ports);
+    this.lifecycle = new SessionLifecycle(this.runtime, options.runtime === undefined, this.lifecycleSession(), options.sessionId);
+    this.turns = new TurnQueue(
+      (prompt) => this.runTurn(prompt),
+      () => this.status.phase === 'crashed' || this.status.phase === 'auth',
+      (waiting) => this.session.setQueue(waiting.map(({ id, text, attachments }) => (attachments.length > 0 ? { id, text, attachments: attachments.map(attachmentLabel) } : { id, text }))),
+    );
     this.elicitations = new Elicitations(this.transcript, agent.name, ports.log);
     this.attachments = new PromptAttachments(
       agent.name,
       () => {
-        const initialize = this.running?.initialize;
+        const initialize = this.lifecycle.running?.initialize;
         return initialize ? promptCaps(initialize.agentCapabilities?.promptCapabilities) : undefined;
       },
       (views, notice) => this.session.setAttachments(views, notice),
@@ -120,11 +86,11 @@ export class AgentController {
     return this.status;
   }
   get currentSessionId(): string | undefined {
-    return this.sessionId;
+    return this.lifecycle.sessionId;
   }
   /** The agent's id of this conversation, open or not (what history and a window reload bring back). */
   get agentSessionId(): string | undefined {
-    return this.savedSessionId;
+    return this.lifecycle.savedSessionId;
   }
   get agentName(): string {
     return this.agent.name;
@@ -139,7 +105,7 @@ export class AgentController {
     return title ? title.slice(0, 200) : 'New session';
   }
   get agentInfo() {
-    return this.running?.initialize;
+    return this.lifecycle.running?.initialize;
   }
 
   onStatus(listener: (status: StatusView) => void): () => void {
@@ -147,13 +113,8 @@ export class AgentController {
     return () => this.statusListeners.delete(listener);
   }
 
-  /** Starts the agent and opens a session; concurrent callers share one start. */
   start(): Promise<void> {
-    if (this.running && this.sessionId) return Promise.resolve();
-    // Waiting for the user to pick a sign-in method (or signing in): starting again would only ask again.
-    if (this.running && (this.status.phase === 'auth' || this.authBusy)) return Promise.resolve();
-    this.starting ??= this.doStart().finally(() => (this.starting = undefined));
-    return this.starting;
+    return this.lifecycle.start();
   }
 
   /**
@@ -162,35 +123,34 @@ export class AgentController {
    * sends what was queued while the agent was down.
    */
   async restart(): Promise<void> {
-    this.authAttempt = undefined;
-    if (this.running) await this.restartProcess();
-    await this.start();
-    void this.drain();
+    this.signIn.settled();
+    if (this.lifecycle.running) await this.lifecycle.restartProcess();
+    await this.lifecycle.start();
+    void this.turns.drain();
   }
 
-  /**
-   * Prompts typed while a turn runs wait in a visible queue: an agent takes one turn at a time
-   * (ACP §14.8). Resolves when this prompt's turn has ended, or it was dropped from the queue.
-   */
+  stop(): Promise<void> {
+    return this.lifecycle.stop();
+  }
+
+  /** Closes the session for good: queued prompts are dropped, `session/close` when the agent advertises it. */
+  async close(): Promise<void> {
+    this.turns.clear();
+    await this.lifecycle.close();
+  }
+
+  /** Queues a prompt with the composer's attachments; resolves when its turn has ended, or it was dropped. */
   prompt(text: string): Promise<void> {
     // Say so before sending: a prompt is not sent with context the agent cannot take.
     const attachments = this.attachments.take();
     if (!attachments) return Promise.resolve();
     this.firstPrompt ??= text.replace(/\s+/g, ' ').trim();
-    return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextPromptId++, text, attachments, settle: { resolve, reject } });
-      this.publishQueue();
-      void this.drain();
-    });
+    return this.turns.push(text, attachments);
   }
 
   /** Drops a prompt that has not been sent yet. */
   unqueue(id: number): void {
-    const index = this.queue.findIndex((q) => q.id === id);
-    if (index === -1) return;
-    const [dropped] = this.queue.splice(index, 1);
-    this.publishQueue();
-    dropped.settle.resolve();
+    this.turns.remove(id);
   }
 
   /** Adds context to the prompt being composed; returns why it was refused, if it was. */
@@ -212,34 +172,14 @@ export class AgentController {
   }
 
   /** The composer's attachments follow the user to another agent (and are checked against it). */
-  adoptAttachments(from: AgentController): void {
+  adoptAttachments(from: AgentSession): void {
     this.attachments.adopt(from.attachments);
   }
 
-  /** Runs queued prompts one by one; a crashed agent keeps them until it is restarted. */
-  private async drain(): Promise<void> {
-    if (this.draining) return;
-    this.draining = true;
-    try {
-      while (this.queue.length > 0 && this.status.phase !== 'crashed' && this.status.phase !== 'auth') {
-        const next = this.queue.shift()!;
-        this.publishQueue();
-        const outcome = await this.runTurn(next).catch((error: unknown) => (next.settle.reject(error), 'done' as const));
-        if (outcome === 'requeue') {
-          // The agent wants a sign-in first: the prompt waits at the head of the queue.
-          this.queue.unshift(next);
-          this.publishQueue();
-          break;
-        }
-        next.settle.resolve();
-      }
-    } finally {
-      this.draining = false;
-    }
-  }
-
-  private publishQueue(): void {
-    this.session.setQueue(this.queue.map(({ id, text, attachments }) => (attachments.length > 0 ? { id, text, attachments: attachments.map(attachmentLabel) } : { id, text })));
+  /** Signs in with a method the agent listed, then carries on with what waited (see SignIn). */
+  async authenticate(methodId: string): Promise<void> {
+    await this.signIn.authenticate(methodId);
+    void this.turns.drain();
   }
 
   /** `session/set_mode`, shown at once and taken back if the agent refuses. */
@@ -272,16 +212,36 @@ export class AgentController {
     }
   }
 
-  private target(): { connection: AcpConnection; sessionId: string } | undefined {
-    return this.running && this.sessionId ? { connection: this.running.connection, sessionId: this.sessionId } : undefined;
+  /** `session/cancel`, then everything still waiting on the user is answered `cancelled` (ACP §14.4). */
+  async cancel(): Promise<void> {
+    const target = this.target();
+    if (!target || this.status.phase !== 'prompting') return;
+    await target.connection.notify(agentMethods.sessionCancel, { sessionId: target.sessionId });
+    this.transcript.cancelWaiting();
   }
 
-  private async runTurn(next: QueuedPrompt): Promise<'done' | 'requeue'> {
+  /** The user's answer to an elicitation form; an `accept` that does not fit the form keeps it open, with the reason shown. */
+  answerElicitation(requestKey: string, action: ElicitationAction, content?: unknown): boolean {
+    return this.elicitations.answer(requestKey, action, content);
+  }
+
+  /** The user's choice on a permission card; a choice the agent did not offer is refused (logged, nothing sent). */
+  choosePermission(toolCallId: string, optionId: string): void {
+    if (!this.transcript.answerPermission(toolCallId, optionId)) {
+      this.ports.log.warn(`Ignored a permission answer for ${toolCallId}: nothing asked there offers ${JSON.stringify(optionId)}`);
+    }
+  }
+
+  private target(): { connection: AcpConnection; sessionId: string } | undefined {
+    const { running, sessionId } = this.lifecycle;
+    return running && sessionId ? { connection: running.connection, sessionId } : undefined;
+  }
+
+  private async runTurn(next: QueuedPrompt): Promise<TurnOutcome> {
     const { text } = next;
-    await this.start();
-    if (this.status.phase === 'auth' || this.authBusy) return 'requeue';
-    const running = this.running;
-    const sessionId = this.sessionId;
+    await this.lifecycle.start();
+    if (this.signIn.pending) return 'requeue';
+    const { running, sessionId } = this.lifecycle;
     if (!running || !sessionId) return 'done';
     const caps = promptCaps(running.initialize.agentCapabilities?.promptCapabilities);
     const built = await promptBlocks(text, next.attachments, caps, this.ports.readForEmbed);
@@ -296,68 +256,18 @@ export class AgentController {
     this.setStatus({ phase: 'prompting' });
     try {
       const result = await running.connection.request(agentMethods.sessionPrompt, { sessionId, prompt: built.blocks });
-      this.authAttempt = undefined;
+      this.signIn.settled();
       this.transcript.endTurn(result.stopReason);
     } catch (error) {
-      if (isAuthRequired(error) && this.running === running && this.authMethods(running).length > 0) {
-        this.askForAuth(running);
-        return 'requeue';
-      }
+      if (this.lifecycle.running === running && this.signIn.required(running, error)) return 'requeue';
       // The output closing usually means the process is exiting: let the crash report win.
       if (error instanceof ConnectionClosedError) await Promise.race([running.process.exited, delay(2000)]);
-      if (this.running === running) this.transcript.addError(`The turn failed: ${(error as Error).message}`);
+      if (this.lifecycle.running === running) this.transcript.addError(`The turn failed: ${(error as Error).message}`);
     } finally {
-      this.answerPendingPermissions();
-      if (this.running === running && this.status.phase === 'prompting') this.setStatus({ phase: 'ready' });
+      this.transcript.cancelWaiting();
+      if (this.lifecycle.running === running && this.status.phase === 'prompting') this.setStatus({ phase: 'ready' });
     }
     return 'done';
-  }
-
-  /** `session/cancel`, then every pending permission is answered `cancelled` (ACP §14.4). */
-  async cancel(): Promise<void> {
-    const running = this.running;
-    if (!running || !this.sessionId || this.status.phase !== 'prompting') return;
-    await running.connection.notify(agentMethods.sessionCancel, { sessionId: this.sessionId });
-    this.answerPendingPermissions();
-  }
-
-  /** The user's answer to an elicitation form; an `accept` that does not fit the form keeps it open, with the reason shown. */
-  answerElicitation(requestKey: string, action: ElicitationAction, content?: unknown): boolean {
-    return this.elicitations.answer(requestKey, action, content);
-  }
-
-  choosePermission(toolCallId: string, optionId: string): void {
-    const respond = this.pendingPermissions.get(toolCallId);
-    if (!respond) return;
-    this.pendingPermissions.delete(toolCallId);
-    this.transcript.clearPermission(toolCallId);
-    respond({ outcome: { outcome: 'selected', optionId } });
-  }
-
-  /** Ends this session's use of the agent (its own process, if it has one, stops too); it can be started again. */
-  async stop(): Promise<void> {
-    this.authAttempt = undefined;
-    this.stops++;
-    if (this.ownsRuntime) return this.runtime.stop();
-    if (this.sessionId) this.runtime.detach(this.sessionId, this.endpoint);
-    this.agentStopped();
-    // A process that no session uses is not kept running.
-    if (!this.runtime.inUse) await this.runtime.stop();
-  }
-
-  /** Closes the session for good: `session/close` when the agent advertises it; queued prompts are dropped. */
-  async close(): Promise<void> {
-    for (const queued of this.queue.splice(0)) queued.settle.resolve();
-    this.publishQueue();
-    if (this.sessionId) await this.runtime.close(this.sessionId, this.endpoint);
-    await this.stop();
-  }
-
-  /** A new process for the agent (its sessions are told); a sign-in in progress (authAttempt) survives. */
-  private async restartProcess(): Promise<void> {
-    this.stops++;
-    await this.runtime.stop();
-    this.agentStopped();
   }
 
   /** What this session serves the agent, routed to it by the runtime. */
@@ -369,254 +279,53 @@ export class AgentController {
           this.ports.log.info(`Ignored session/update of unknown kind ${update.kind}`);
         }
       },
-      onPermission: (request) => {
-        const toolCallId = request.toolCall.toolCallId;
-        this.transcript.askPermission(request.toolCall, request.options);
-        return new Promise<RequestPermissionResponse>((resolve) => this.pendingPermissions.set(toolCallId, resolve));
-      },
+      onPermission: (request) => this.transcript.askPermission(request.toolCall, request.options),
       onElicitation: (request) => this.elicitations.create(request),
       readTextFile: (request) => this.ports.readTextFile(request),
       writeTextFile: writeTextFile && ((request) => writeTextFile(request)),
       terminals,
-      onAgentExit: (detail) => this.agentExited(detail),
-      onAgentStop: () => this.agentStopped(),
+      onAgentExit: (detail) => this.lifecycle.agentExited(detail),
+      onAgentStop: () => this.lifecycle.agentStopped(),
     };
   }
 
-  /** The process is gone on purpose: this session can be reopened. */
-  private agentStopped(): void {
-    const wasOpen = this.running !== undefined;
-    this.running = undefined;
-    this.sessionId = undefined;
-    this.answerPendingPermissions();
-    this.ports.terminals?.dispose?.();
-    if (wasOpen || this.status.phase !== 'crashed') this.setStatus({ phase: 'idle', detail: undefined, authMethods: undefined });
+  private lifecycleSession() {
+    const self = this;
+    return {
+      transcript: this.transcript,
+      session: this.session,
+      signIn: this.signIn,
+      endpoint: this.endpoint,
+      ports: this.ports,
+      get phase() {
+        return self.status.phase;
+      },
+      setStatus: (patch: Partial<StatusView>) => this.setStatus(patch),
+    };
   }
 
-  /** The process crashed: the transcript and the header say how, and Restart brings the session back. */
-  private agentExited(detail: string): void {
-    this.running = undefined;
-    this.sessionId = undefined;
-    this.answerPendingPermissions();
-    this.ports.terminals?.dispose?.();
-    this.transcript.addError(detail);
-    this.setStatus({ phase: 'crashed', detail, authMethods: undefined });
-  }
-
-  private async doStart(): Promise<void> {
-    this.setStatus({ phase: 'starting', detail: undefined, authMethods: undefined });
-    const stops = this.stops;
-    const release = this.runtime.claim();
-    try {
-      let running: RunningAgent;
-      try {
-        running = await this.runtime.start();
-      } catch (error) {
-        // Already in words, with the exit code and stderr.
-        if (stops === this.stops) this.failStart((error as Error).message);
-        return;
-      }
-      if (stops !== this.stops) return; // stopped or closed meanwhile
-      this.running = running;
-      try {
-        await this.openSessionOrAuth(running);
-      } catch (error) {
-        if (this.running !== running) return; // the crash report says why
-        this.failStart(this.runtime.scrub(startFailureDetail(this.agent.name, error, this.agent.notFoundHint)));
-      }
-    } finally {
-      release();
-      // Stopped or closed while starting: a process started for nobody does not stay.
-      if (stops !== this.stops && !this.ownsRuntime && !this.runtime.inUse) await this.runtime.stop();
-    }
-  }
-
-  /**
-   * Opens the session on `running`: brings back the earlier conversation when there is one and
-   * the agent can (load or resume), else session/new. Updates that arrive before the answer are kept.
-   */
-  private async openSession(running: RunningAgent): Promise<void> {
-    const reopened = this.savedSessionId ? await this.reopen(running, this.savedSessionId) : undefined;
-    let result: NewSessionResponse | LoadSessionResponse | undefined = reopened;
-    let sessionId = this.savedSessionId;
-    if (!reopened) {
-      this.session.reset();
-      const created = await this.runtime.openNew(running, this.endpoint);
-      result = created;
-      sessionId = created.sessionId;
-    }
-    if (this.running !== running) return; // it crashed or was stopped meanwhile: its status says so
-    this.sessionId = sessionId;
-    this.savedSessionId = sessionId;
-    this.authAttempt = undefined;
-    this.session.setInitial(result?.modes, result?.configOptions);
-    this.setStatus({ phase: 'ready', detail: undefined, authMethods: undefined });
-  }
-
-  /**
-   * session/resume keeps what the transcript shows; session/load replays the conversation, so
-   * it is used when the transcript is empty (history, a window reload) or resume is not offered.
-   * Returns undefined when the conversation cannot come back: the user is told, and a new session opens.
-   */
-  private async reopen(running: RunningAgent, sessionId: string): Promise<LoadSessionResponse | undefined> {
-    const features = sessionFeatures(running.initialize.agentCapabilities);
-    const resume = features.has('resume') && (this.transcript.entries.length > 0 || !features.has('load'));
-    const how = resume ? 'resume' : features.has('load') ? 'load' : undefined;
-    if (!how) {
-      this.savedSessionId = undefined;
-      this.transcript.addError(`${this.agent.name} cannot reopen a session (it offers neither session/load nor session/resume): what follows is a new session.`);
-      return undefined;
-    }
-    if (how === 'load') {
-      // The agent replays the whole conversation: what the transcript showed would be there twice.
-      this.elicitations.cancelAll();
-      this.transcript.clear();
-      this.session.reset();
-    }
-    try {
-      return await this.runtime.reopen(running, this.endpoint, sessionId, how);
-    } catch (error) {
-      if (isAuthRequired(error)) throw error;
-      this.savedSessionId = undefined;
-      this.transcript.addError(`${this.agent.name} could not ${how} the session: ${(error as Error).message}. What follows is a new session.`);
-      return undefined;
-    }
-  }
-
-  /** Opens the session; "authentication required" with sign-in methods listed leads to the auth phase instead of an error. */
-  private async openSessionOrAuth(running: RunningAgent): Promise<void> {
-    try {
-      await this.openSession(running);
-    } catch (error) {
-      if (!isAuthRequired(error) || this.authMethods(running).length === 0) throw error;
-      this.sessionId = undefined; // a new session is what waits for the sign-in
-      this.askForAuth(running);
-    }
-  }
-
-  /** The methods this agent listed that this client can run (env_var and terminal need their ports). */
-  private authMethods(running: RunningAgent): AuthMethod[] {
-    return (running.initialize.authMethods ?? []).filter((m) => {
-      const kind = authKind(m);
-      if (kind === 'env_var') return this.ports.askSecret !== undefined && this.ports.storedSecrets !== undefined;
-      if (kind === 'terminal') return this.ports.runLoginTerminal !== undefined;
-      return true;
-    });
-  }
-
-  /** Shows the sign-in choices; right after a sign-in, the same answer is an error, not another round. */
-  private askForAuth(running: RunningAgent, failure?: string): void {
-    const attempt = this.authAttempt;
-    this.authAttempt = undefined;
-    const detail = failure ?? (attempt ? `${this.agent.name} still asks to sign in after ${attempt}.` : undefined);
-    if (detail) {
-      this.ports.log.warn(detail);
-      this.transcript.addError(detail);
-    } else {
-      this.ports.log.info(`${this.agent.name} asks to sign in (-32000)`);
-    }
-    const authMethods = this.authMethods(running).map((m) => ({ id: m.id, name: m.name, description: m.description ?? null, type: authKind(m) }));
-    this.setStatus({ phase: 'auth', detail, authMethods });
-  }
-
-  /**
-   * Signs in with one of the listed methods (ACP §6), then retries what asked for it:
-   * `agent` → `authenticate`, then session/new (or the waiting prompt) again; `env_var` → asks
-   * for the value once, stores it and restarts the agent with it; `terminal` → runs the agent's
-   * login command in a terminal and, on exit code 0, restarts the agent.
-   */
-  async authenticate(methodId: string): Promise<void> {
-    const running = this.running;
-    if (!running || this.status.phase !== 'auth' || this.authBusy) return;
-    const method = this.authMethods(running).find((m) => m.id === methodId);
-    if (!method) {
-      this.ports.log.warn(`authenticate: ${this.agent.name} listed no usable sign-in method ${JSON.stringify(methodId)}`);
-      return;
-    }
-    const attempt = `signing in with "${method.name}"`;
-    this.authBusy = true;
-    this.setStatus({ phase: 'starting', detail: undefined });
-    try {
-      let failure: string | undefined;
-      try {
-        failure = await this.signIn(running, method);
-      } catch (error) {
-        failure = `Signing in with "${method.name}" failed: ${(error as Error).message}`;
-      }
-      if (this.running !== running) return; // it crashed or was stopped meanwhile: its status says so
-      if (failure !== undefined) return this.askForAuth(running, failure);
-      this.authAttempt = attempt;
-      if (method.type === 'env_var' || method.type === 'terminal') {
-        // A fresh process picks up the new credentials; initialize and session/new run again.
-        await this.restartProcess();
-        this.authAttempt = attempt;
-        await this.start();
-      } else if (this.sessionId) {
-        // The session exists: it was a prompt that asked; it is retried from the queue.
-        this.setStatus({ phase: 'ready', detail: undefined, authMethods: undefined });
-      } else {
-        await this.openSessionOrAuth(running).catch((error: Error) => this.failStart(`${this.agent.name} could not open a session: ${error.message}`));
-      }
-    } finally {
-      this.authBusy = false;
-    }
-    void this.drain();
-  }
-
-  /** Runs one method; returns why it failed, or undefined when it succeeded. */
-  private async signIn(running: RunningAgent, method: AuthMethod): Promise<string | undefined> {
-    const name = this.agent.name;
-    switch (method.type) {
-      case 'env_var': {
-        for (const v of method.vars) {
-          const prompt = `${name}: ${v.label ?? method.name} (${v.name})${method.description ? ` — ${method.description}` : ''}`;
-          const value = await this.ports.askSecret!(name, v.name, prompt);
-          if (value === undefined || value === '') {
-            if (v.optional) continue;
-            return `Signing in with "${method.name}" was cancelled: no value for ${v.name}.`;
-          }
-          this.ports.log.info(`Stored ${v.name} for ${name} in SecretStorage`);
-        }
-        return undefined;
-      }
-      case 'terminal': {
-        const spec = await this.agent.launch();
-        const args = [...spec.args, ...(method.args ?? [])];
-        for (const value of Object.values(method.env ?? {})) this.runtime.addSecret(value);
-        this.ports.log.info(`Signing in to ${name}: running ${spec.command} ${args.join(' ')} in a terminal${method.env && Object.keys(method.env).length ? ` (with ${Object.keys(method.env).join(', ')} set)` : ''}`);
-        const result = await this.ports.runLoginTerminal!({
-          agentName: name,
-          methodName: method.name,
-          command: spec.command,
-          args,
-          env: { ...spec.env, ...(method.env ?? {}) },
-          cwd: spec.cwd,
-        });
-        if (result.exitCode === 0) return undefined;
-        const how = result.exitCode === undefined ? 'was closed or killed before it finished' : `exited with code ${result.exitCode}`;
-        return `Signing in with "${method.name}" failed: the login command ${how}.`;
-      }
-      default:
-        this.ports.log.info(`Signing in to ${name} with "${method.name}" (authenticate ${method.id})`);
-        await running.connection.request(agentMethods.authenticate, { methodId: method.id });
-        return undefined;
-    }
-  }
-
-  private failStart(detail: string): void {
-    this.ports.log.error(detail);
-    this.transcript.addError(detail);
-    this.setStatus({ phase: 'crashed', detail, authMethods: undefined });
-  }
-
-  /** Also answers every open elicitation form `cancel` (the turn ended, was cancelled, or the agent went away). */
-  private answerPendingPermissions(): void {
-    for (const [toolCallId, respond] of this.pendingPermissions) {
-      this.transcript.clearPermission(toolCallId);
-      respond({ outcome: { outcome: 'cancelled' } });
-    }
-    this.pendingPermissions.clear();
-    this.elicitations.cancelAll();
+  private signInSession() {
+    const self = this;
+    return {
+      get agent() {
+        return self.agent;
+      },
+      runtime: this.runtime,
+      transcript: this.transcript,
+      get running() {
+        return self.lifecycle.running;
+      },
+      get sessionId() {
+        return self.lifecycle.sessionId;
+      },
+      get phase() {
+        return self.status.phase;
+      },
+      setStatus: (patch: Partial<StatusView>) => this.setStatus(patch),
+      restartProcess: () => this.lifecycle.restartProcess(),
+      start: () => this.lifecycle.start(),
+      reopen: (running: Parameters<SessionLifecycle['reopen']>[0]) => this.lifecycle.reopen(running),
+    };
   }
 
   private setStatus(patch: Partial<StatusView>): void {

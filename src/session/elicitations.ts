@@ -3,22 +3,16 @@ import type { CreateElicitationRequest, CreateElicitationResponse } from '../pro
 import { formFields } from './elicitation';
 import type { Transcript } from './transcript';
 import { checkContent } from '../webview-protocol/elicitation';
-import type { ElicitationContent, ElicitationFieldView, ElicitationState } from '../webview-protocol/elicitation';
-
-interface Pending {
-  fields: ElicitationFieldView[];
-  respond: (response: CreateElicitationResponse) => void;
-}
 
 export type ElicitationAction = 'accept' | 'decline' | 'cancel';
 
 /**
- * `elicitation/create` (ACP §11), form mode: each request becomes a form in the transcript and
- * waits for the user's answer, which is checked against the requested schema before it goes to
- * the agent. URL mode is not advertised: such a request is declined. No `vscode` import.
+ * `elicitation/create` (ACP §11), form mode: each request becomes a form in the transcript (which
+ * holds it until it is answered) and waits for the user's answer, which is checked against the
+ * requested schema before it goes to the agent. URL mode is not advertised: such a request is
+ * declined. No `vscode` import.
  */
 export class Elicitations {
-  private readonly pending = new Map<string, Pending>();
   private nextKey = 1;
 
   constructor(
@@ -28,7 +22,7 @@ export class Elicitations {
   ) {}
 
   get pendingKeys(): string[] {
-    return [...this.pending.keys()];
+    return this.transcript.waitingForms;
   }
 
   create(request: CreateElicitationRequest): Promise<CreateElicitationResponse> {
@@ -46,7 +40,7 @@ export class Elicitations {
     }
     if (unsupported.length > 0) this.log.info(`Elicitation: left out optional fields of unknown types (${unsupported.map((u) => u.name).join(', ')})`);
     const requestKey = `elicitation-${this.nextKey++}`;
-    this.transcript.addElicitation({
+    return this.transcript.addElicitation({
       requestKey,
       agentName: this.agentName,
       message: request.message,
@@ -54,7 +48,6 @@ export class Elicitations {
       toolCallId: 'toolCallId' in request ? (request.toolCallId ?? null) : null,
       fields,
     });
-    return new Promise((respond) => this.pending.set(requestKey, { fields, respond }));
   }
 
   /**
@@ -62,15 +55,12 @@ export class Elicitations {
    * pending and shows why. Returns whether the agent got an answer.
    */
   answer(requestKey: string, action: ElicitationAction, content?: unknown): boolean {
-    const pending = this.pending.get(requestKey);
-    if (!pending) return false;
-    if (action !== 'accept') {
-      this.settle(requestKey, { action }, action === 'decline' ? 'declined' : 'cancelled');
-      return true;
-    }
-    const checked = checkContent(pending.fields, content ?? {});
+    const form = this.transcript.waitingForm(requestKey);
+    if (!form) return false;
+    if (action !== 'accept') return this.transcript.answerElicitation(requestKey, { action }, action === 'decline' ? 'declined' : 'cancelled');
+    const checked = checkContent(form.fields, content ?? {});
     if (!checked.ok) {
-      const titles = new Map(pending.fields.map((f) => [f.name, f.title]));
+      const titles = new Map(form.fields.map((f) => [f.name, f.title]));
       const error = Object.entries(checked.problems)
         .map(([name, problem]) => (name ? `${titles.get(name) ?? name}: ${problem}` : problem))
         .join('; ');
@@ -78,20 +68,11 @@ export class Elicitations {
       this.transcript.updateElicitation(requestKey, { error });
       return false;
     }
-    this.settle(requestKey, { action: 'accept', content: checked.content }, 'accepted', checked.content);
-    return true;
+    return this.transcript.answerElicitation(requestKey, { action: 'accept', content: checked.content }, 'accepted', checked.content);
   }
 
-  /** The turn was cancelled, ended, or the agent went away: every open form is answered `cancel`. */
+  /** Every open form is answered `cancel` (with the permissions asked: the transcript holds both). */
   cancelAll(): void {
-    for (const requestKey of [...this.pending.keys()]) this.settle(requestKey, { action: 'cancel' }, 'cancelled');
-  }
-
-  private settle(requestKey: string, response: CreateElicitationResponse, state: ElicitationState, content?: ElicitationContent): void {
-    const pending = this.pending.get(requestKey);
-    if (!pending) return;
-    this.pending.delete(requestKey);
-    this.transcript.updateElicitation(requestKey, { state, error: undefined, content });
-    pending.respond(response);
+    this.transcript.cancelWaiting();
   }
 }

@@ -1,4 +1,4 @@
-import type { AgentController, SessionOptions } from './agentSession';
+import type { AgentSession, SessionOptions } from './agentSession';
 import type { AgentDefinition } from '../runtime/ports';
 import type { AgentRuntime } from '../runtime/agentRuntime';
 import type { SessionRef, SessionStore } from '../host/sessions/sessionStore';
@@ -7,14 +7,14 @@ import type { SessionTabView } from '../webview-protocol/messages';
 /** One open session; `key` is ours (stable while open), the agent's id comes when it opens. */
 export interface Tab {
   readonly key: string;
-  readonly controller: AgentController;
+  readonly controller: AgentSession;
 }
 
 export interface TabFactories {
   runtime(agent: AgentDefinition): AgentRuntime;
-  session(agent: AgentDefinition, runtime: AgentRuntime, options: SessionOptions): AgentController;
+  session(agent: AgentDefinition, runtime: AgentRuntime, options: SessionOptions): AgentSession;
   /** The tab closed: what was made for its session can go. */
-  closed?(controller: AgentController): void;
+  closed?(controller: AgentSession): void;
 }
 
 /**

@@ -1,8 +1,10 @@
-import type { SessionUpdate, StopReason, ToolCall, ToolCallContent, ToolCallUpdate } from '../protocol';
+import type { CreateElicitationResponse, RequestPermissionResponse, SessionUpdate, StopReason, ToolCall, ToolCallContent, ToolCallUpdate } from '../protocol';
 import type { AttachmentLabel } from '../webview-protocol/session';
+import type { ElicitationState } from '../webview-protocol/elicitation';
 import type { DiffView, ElicitationEntryView, EntryView, PermissionOptionView, PlanEntryView, TerminalContentView, TextEntryView, ToolContentView, ToolEntryView } from '../webview-protocol/entries';
 import { contentText } from './contentText';
 import { summariseDiff } from './diffSummary';
+import { Waits } from './waits';
 
 /**
  * The transcript of one session, folded from `session/update`s (Zed's acp_thread is the model):
@@ -43,6 +45,10 @@ export class Transcript {
   private readonly toolIndex = new Map<string, number>();
   /** Elicitation entries by their request key. */
   private readonly elicitationIndex = new Map<string, number>();
+  /** The permission requests waiting on the user, by tool call (the entry shows the options). */
+  private readonly permissionWaits = new Waits<RequestPermissionResponse>({ outcome: { outcome: 'cancelled' } });
+  /** The forms waiting on the user, by request key. */
+  private readonly formWaits = new Waits<CreateElicitationResponse>({ action: 'cancel' });
   /** Per tool call, its diffs' full texts and summaries, at the index of the content they belong to. */
   private readonly diffs = new Map<string, (Diff | undefined)[]>();
   /** What each client terminal has shown, for the cards that embed it (and for cards that embed it later). */
@@ -101,34 +107,86 @@ export class Transcript {
     this.push({ kind: 'error', message });
   }
 
-  /** Ends a turn: tool calls still running are marked unfinished (the agent may never say). */
+  /**
+   * Ends a turn: tool calls still running are marked unfinished (the agent may never say), and a
+   * permission still asked on one of them is answered `cancelled`.
+   */
   endTurn(stopReason: StopReason): void {
-    for (const index of this.toolIndex.values()) {
+    for (const [toolCallId, index] of this.toolIndex) {
       const entry = this.list[index];
       if (entry.kind === 'tool' && (entry.status === 'pending' || entry.status === 'in_progress')) {
         this.replace(index, { ...entry, status: 'unfinished', permission: undefined });
+        this.permissionWaits.answer(toolCallId);
       }
     }
     this.push({ kind: 'turnEnd', stopReason });
   }
 
-  /** A permission request is state of its tool call (which it creates if never announced). */
-  askPermission(toolCall: ToolCallUpdate, options: PermissionOptionView[]): void {
+  /**
+   * A permission request is state of its tool call (which it creates if never announced): the
+   * entry shows the options, the transcript holds the answer. A second request for the same call
+   * supersedes the first, which is answered `cancelled`: each request gets exactly one answer.
+   */
+  askPermission(toolCall: ToolCallUpdate, options: PermissionOptionView[]): Promise<RequestPermissionResponse> {
+    const answer = this.permissionWaits.ask(toolCall.toolCallId);
     this.upsertTool(toolCall);
     this.patchTool(toolCall.toolCallId, { permission: options });
+    return answer;
   }
 
-  clearPermission(toolCallId: string): void {
+  /**
+   * The user's choice for the permission asked on `toolCallId`. Refused (false, nothing sent)
+   * when nothing is asked there, or `optionId` is not one of the options offered.
+   */
+  answerPermission(toolCallId: string, optionId: string): boolean {
+    const index = this.toolIndex.get(toolCallId);
+    const entry = index === undefined ? undefined : this.list[index];
+    const offered = entry?.kind === 'tool' && entry.permission?.some((o) => o.optionId === optionId);
+    if (!offered || !this.permissionWaits.answer(toolCallId, { outcome: { outcome: 'selected', optionId } })) return false;
     this.patchTool(toolCallId, { permission: undefined });
+    return true;
   }
 
-  /** An elicitation form (state pending); later changes go through `updateElicitation`. */
-  addElicitation(entry: Omit<ElicitationEntryView, 'kind' | 'state'>): void {
+  /** An elicitation form (state pending); it is answered through `answerElicitation`. */
+  addElicitation(entry: Omit<ElicitationEntryView, 'kind' | 'state'>): Promise<CreateElicitationResponse> {
+    const answer = this.formWaits.ask(entry.requestKey);
     this.elicitationIndex.set(entry.requestKey, this.list.length);
     this.push({ kind: 'elicitation', ...entry, state: 'pending' });
+    return answer;
   }
 
-  /** Its state (answered, cancelled) or the host's verdict on an answer (`error`; undefined clears it). */
+  /** The form `requestKey` while it waits for an answer. */
+  waitingForm(requestKey: string): ElicitationEntryView | undefined {
+    const index = this.elicitationIndex.get(requestKey);
+    const entry = index === undefined ? undefined : this.list[index];
+    return this.formWaits.has(requestKey) && entry?.kind === 'elicitation' ? entry : undefined;
+  }
+
+  /** The request keys of the forms waiting for an answer, oldest first. */
+  get waitingForms(): string[] {
+    return this.formWaits.keys;
+  }
+
+  /** Answers form `requestKey` and shows how; false when it was not waiting. */
+  answerElicitation(requestKey: string, response: CreateElicitationResponse, state: ElicitationState, content?: ElicitationEntryView['content']): boolean {
+    if (!this.formWaits.answer(requestKey, response)) return false;
+    this.updateElicitation(requestKey, { state, error: undefined, content });
+    return true;
+  }
+
+  /**
+   * The turn was cancelled or ended, or the agent went away: every permission still asked is
+   * answered `cancelled` and every open form `cancel`, walking what the transcript holds.
+   */
+  cancelWaiting(): void {
+    for (const toolCallId of this.permissionWaits.keys) {
+      this.permissionWaits.answer(toolCallId);
+      this.patchTool(toolCallId, { permission: undefined });
+    }
+    for (const requestKey of this.formWaits.keys) this.answerElicitation(requestKey, { action: 'cancel' }, 'cancelled');
+  }
+
+  /** The host's verdict on an answer it refused (`error`; undefined clears it), or the state it ended in. */
   updateElicitation(requestKey: string, patch: Partial<Pick<ElicitationEntryView, 'state' | 'error' | 'content'>>): void {
     const index = this.elicitationIndex.get(requestKey);
     const entry = index === undefined ? undefined : this.list[index];
@@ -176,8 +234,9 @@ export class Transcript {
     this.emit({ type: 'reset' });
   }
 
-  /** Drops every entry (a new session starts). */
+  /** Drops every entry (a new session starts); what still waited on the user is answered first. */
   clear(): void {
+    this.cancelWaiting();
     this.list = [];
     this.toolIndex.clear();
     this.elicitationIndex.clear();

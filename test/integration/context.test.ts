@@ -6,13 +6,13 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { AgentController } from '../../src/session/agentSession';
+import type { AgentSession } from '../../src/session/agentSession';
 import { api, find, until, useAgent } from './helpers';
 
 const workspace = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
 
 /** Runs a prompt to its end, rejecting any edit the demo asks permission for. */
-async function run(controller: AgentController, text: string): Promise<void> {
+async function run(controller: AgentSession, text: string): Promise<void> {
   const turn = controller.prompt(text);
   let done = false;
   void turn.finally(() => (done = true));

@@ -3,13 +3,13 @@
 // the form before the agent gets them), and cancelling the turn answers an open form `cancel`.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { AgentController } from '../../src/session/agentSession';
+import type { AgentSession } from '../../src/session/agentSession';
 import type { EntryView } from '../../src/webview-protocol/entries';
 import { api, find, until, useAgent } from './helpers';
 
 type Form = Extract<EntryView, { kind: 'elicitation' }>;
-const pendingForm = (c: AgentController) => find(c, 'elicitation').find((e: Form) => e.state === 'pending');
-const lastAgentText = (c: AgentController) => find(c, 'agent').at(-1)?.text;
+const pendingForm = (c: AgentSession) => find(c, 'elicitation').find((e: Form) => e.state === 'pending');
+const lastAgentText = (c: AgentSession) => find(c, 'agent').at(-1)?.text;
 
 suite('elicitation forms', function () {
   this.timeout(60000);

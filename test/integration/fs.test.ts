@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { AgentController } from '../../src/session/agentSession';
+import type { AgentSession } from '../../src/session/agentSession';
 import { api, find, until, useAgent } from './helpers';
 import { testLog } from './index';
 
@@ -21,7 +21,7 @@ interface CallResult {
 }
 
 /** Sends one JSON command to fs-agent.js and returns its JSON answer. */
-async function ask<T = CallResult>(controller: AgentController, command: unknown): Promise<T> {
+async function ask<T = CallResult>(controller: AgentSession, command: unknown): Promise<T> {
   const before = find(controller, 'agent').length;
   await controller.prompt(JSON.stringify(command));
   const answer = await until('the agent’s answer', () => find(controller, 'agent').slice(before).at(-1)?.text);

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { AcpHostApi } from '../../src/extension';
-import type { AgentController } from '../../src/session/agentSession';
+import type { AgentSession } from '../../src/session/agentSession';
 import type { EntryView } from '../../src/webview-protocol/entries';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
@@ -17,7 +17,7 @@ export async function api(): Promise<AcpHostApi> {
   return exports;
 }
 
-export async function useAgent(name: string, fixture?: string, env: Record<string, string> = {}): Promise<AgentController> {
+export async function useAgent(name: string, fixture?: string, env: Record<string, string> = {}): Promise<AgentSession> {
   const config = vscode.workspace.getConfiguration('acpHost');
   if (fixture) {
     const agent = { name, command: process.execPath, args: [path.join(FIXTURES, fixture)], env: { ELECTRON_RUN_AS_NODE: '1', ...env } };
@@ -42,5 +42,5 @@ export function until<T>(what: string, probe: () => T | undefined, timeoutMs = 2
   });
 }
 
-export const find = <K extends EntryView['kind']>(c: AgentController, kind: K) =>
+export const find = <K extends EntryView['kind']>(c: AgentSession, kind: K) =>
   c.transcript.entries.filter((e): e is Extract<EntryView, { kind: K }> => e.kind === kind);

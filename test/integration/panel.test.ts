@@ -4,7 +4,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { AgentController } from '../../src/session/agentSession';
+import type { AgentSession } from '../../src/session/agentSession';
 import { api, find, until, useAgent } from './helpers';
 
 const workspace = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
@@ -95,7 +95,7 @@ suite('the panel, through VS Code', function () {
   });
 
   test('prompts typed during a turn wait in a visible queue, can be dropped, and are sent in order', async () => {
-    const controller: AgentController = await useAgent('Slow', 'well-behaved.js', { FAKE_CHUNKS: '40', FAKE_CHUNK_DELAY_MS: '10' });
+    const controller: AgentSession = await useAgent('Slow', 'well-behaved.js', { FAKE_CHUNKS: '40', FAKE_CHUNK_DELAY_MS: '10' });
     const first = controller.prompt('first');
     const second = controller.prompt('second');
     const third = controller.prompt('third');

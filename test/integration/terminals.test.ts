@@ -4,7 +4,7 @@
 // user closing that terminal, or the agent stopping.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { AgentController } from '../../src/session/agentSession';
+import type { AgentSession } from '../../src/session/agentSession';
 import type { ToolContentView } from '../../src/webview-protocol/entries';
 import { api, find, until, useAgent } from './helpers';
 import { alive } from '../unit/helpers/processes';
@@ -12,12 +12,12 @@ import { alive } from '../unit/helpers/processes';
 type TerminalContent = Extract<ToolContentView, { type: 'terminal' }>;
 
 
-function terminalOf(controller: AgentController, toolCallId: string): TerminalContent | undefined {
+function terminalOf(controller: AgentSession, toolCallId: string): TerminalContent | undefined {
   const tool = find(controller, 'tool').find((t) => t.toolCallId === toolCallId);
   return tool?.content.find((c): c is TerminalContent => c.type === 'terminal');
 }
 
-async function report<T>(controller: AgentController, text: string): Promise<T> {
+async function report<T>(controller: AgentSession, text: string): Promise<T> {
   await controller.prompt(text);
   const message = find(controller, 'agent').at(-1)?.text ?? '';
   try {

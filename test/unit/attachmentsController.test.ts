@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentController } from '../../src/session/agentSession';
+import { AgentSession } from '../../src/session/agentSession';
 import { currentEnv } from '../../src/agent/environment';
 
 const DEMO = path.resolve(__dirname, '../../../dist/demo-agent.js');
 const silent = { info() {}, warn() {}, error() {} };
 
-function demo(cwd: string, traced: unknown[]): AgentController {
-  return new AgentController(
+function demo(cwd: string, traced: unknown[]): AgentSession {
+  return new AgentSession(
     // Its sessions are saved next to the test's workspace, not in the user's temp folder.
     { name: 'Demo agent', launch: async () => ({ command: process.execPath, args: [DEMO], cwd, env: { ...currentEnv(), ACP_DEMO_STATE_DIR: path.join(cwd, '.demo-state') } }) },
     { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: cwd, clientVersion: '0.0.0-test' },
@@ -28,7 +28,7 @@ function demo(cwd: string, traced: unknown[]): AgentController {
 }
 
 /** Runs a prompt to its end, rejecting any edit the demo asks permission for. */
-async function run(c: AgentController, text: string): Promise<void> {
+async function run(c: AgentSession, text: string): Promise<void> {
   const turn = c.prompt(text);
   let done = false;
   void turn.finally(() => (done = true));

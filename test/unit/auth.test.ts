@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { AgentController } from '../../src/session/agentSession';
+import { AgentSession } from '../../src/session/agentSession';
 import { clientCapabilities } from '../../src/runtime/ports';
 import type { AgentPorts, LoginTerminalSpec } from '../../src/runtime/ports';
 import { currentEnv } from '../../src/agent/environment';
@@ -17,7 +17,7 @@ const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
 const AGENT = path.join(FIXTURES, 'auth-agent.js');
 
 interface Rig {
-  controller: AgentController;
+  controller: AgentSession;
   logs: string[];
   traces: string[];
   asked: { agentName: string; varName: string; prompt: string }[];
@@ -60,7 +60,7 @@ function rig(env: Record<string, string>, options: RigOptions = {}): Rig {
     ports.storedSecrets = async (agentName) =>
       Object.fromEntries([...store].filter(([k]) => k.startsWith(`${agentName}/`)).map(([k, v]) => [k.slice(agentName.length + 1), v]));
   }
-  const controller = new AgentController(
+  const controller = new AgentSession(
     { name: 'Fake', launch: async () => ({ command: process.execPath, args: [AGENT], cwd: FIXTURES, env: { ...currentEnv(), ...env } }) },
     { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },
     ports,

@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { AgentController } from '../../src/session/agentSession';
+import { AgentSession } from '../../src/session/agentSession';
 import type { SessionOptions } from '../../src/session/agentSession';
 import { clientCapabilities } from '../../src/runtime/ports';
 import { currentEnv } from '../../src/agent/environment';
@@ -12,8 +12,8 @@ import { specMessageErrors } from './helpers/officialSchema';
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
 const silent = { info() {}, warn() {}, error() {} };
 
-function controller(fixture: string, env: Record<string, string> = {}, options?: SessionOptions): AgentController {
-  return new AgentController(
+function controller(fixture: string, env: Record<string, string> = {}, options?: SessionOptions): AgentSession {
+  return new AgentSession(
     {
       name: 'Fake',
       launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, fixture)], cwd: FIXTURES, env: { ...currentEnv(), ...env } }),

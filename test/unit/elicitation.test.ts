@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { Elicitations } from '../../src/session/elicitations';
 import * as path from 'node:path';
 import { currentEnv } from '../../src/agent/environment';
-import { AgentController } from '../../src/session/agentSession';
+import { AgentSession } from '../../src/session/agentSession';
 import { clientCapabilities } from '../../src/runtime/ports';
 import { CreateElicitationRequestSchema } from '../../src/protocol';
 import type { CreateElicitationRequest, CreateElicitationResponse } from '../../src/protocol';
@@ -168,8 +168,8 @@ test('form mode is advertised only when the panel shows forms', () => {
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
 
-function controller(forms = true): AgentController {
-  return new AgentController(
+function controller(forms = true): AgentSession {
+  return new AgentSession(
     { name: 'Elicit', launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'elicit-agent.js')], cwd: FIXTURES, env: currentEnv() }) },
     { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },
     { readTextFile: async () => 'x', log: silent, onTrace: () => undefined, forms },
@@ -184,8 +184,8 @@ async function until<T>(probe: () => T | undefined, timeoutMs = 5000): Promise<T
   }
 }
 
-const lastAgentText = (c: AgentController) => c.transcript.entries.filter((e) => e.kind === 'agent').at(-1)?.text;
-const pendingForm = (c: AgentController) => c.transcript.entries.find((e) => e.kind === 'elicitation' && e.state === 'pending') as Extract<ReturnType<typeof c.transcript.entries.at>, { kind: 'elicitation' }> | undefined;
+const lastAgentText = (c: AgentSession) => c.transcript.entries.filter((e) => e.kind === 'agent').at(-1)?.text;
+const pendingForm = (c: AgentSession) => c.transcript.entries.find((e) => e.kind === 'elicitation' && e.state === 'pending') as Extract<ReturnType<typeof c.transcript.entries.at>, { kind: 'elicitation' }> | undefined;
 
 test('controller: a form during a turn; an invalid answer is refused, a valid one reaches the agent typed', async () => {
   const c = controller();

@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { currentEnv } from '../../src/agent/environment';
-import { AgentController } from '../../src/session/agentSession';
+import { AgentSession } from '../../src/session/agentSession';
 import type { AgentRuntime } from '../../src/runtime/agentRuntime';
 import { buildMcpServers, parseMcpServerSettings, redactMcpSecrets, resolveCommand, selectMcpServers, toMcpServer } from '../../src/runtime/mcpServers';
 import type { McpServer } from '../../src/protocol';
@@ -132,8 +132,8 @@ function recordingLog() {
   return { lines, log: { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) } };
 }
 
-function controller(capabilities: object, log: ReturnType<typeof recordingLog>['log'], traces: unknown[] = [], runtime?: AgentRuntime): AgentController {
-  return new AgentController(
+function controller(capabilities: object, log: ReturnType<typeof recordingLog>['log'], traces: unknown[] = [], runtime?: AgentRuntime): AgentSession {
+  return new AgentSession(
     {
       name: 'Fake',
       launch: async () => ({
@@ -149,7 +149,7 @@ function controller(capabilities: object, log: ReturnType<typeof recordingLog>['
   );
 }
 
-async function sessionNewParams(c: AgentController): Promise<{ mcpServers: McpServer[] }[]> {
+async function sessionNewParams(c: AgentSession): Promise<{ mcpServers: McpServer[] }[]> {
   await c.prompt('__report__');
   const report = c.transcript.entries.filter((e) => e.kind === 'agent').at(-1);
   assert.ok(report && report.kind === 'agent');

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { AgentStartError } from '../../src/agent/launch';
 import type { StartFailure } from '../../src/agent/launch';
 import { currentEnv } from '../../src/agent/environment';
-import { AgentController } from '../../src/session/agentSession';
+import { AgentSession } from '../../src/session/agentSession';
 import type { AgentDefinition } from '../../src/runtime/ports';
 import { agentPresets, commandLine, notFoundHint, shouldTryFallback, startFailureDetail, startWithFallback } from '../../src/runtime/presets';
 
@@ -124,8 +124,8 @@ function recordingLog() {
   return { lines, log: { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) } };
 }
 
-function controller(agent: AgentDefinition, log: ConnectionLogLike = silent): AgentController {
-  return new AgentController(
+function controller(agent: AgentDefinition, log: ConnectionLogLike = silent): AgentSession {
+  return new AgentSession(
     agent,
     { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },
     { readTextFile: async () => 'x', log, onTrace: () => undefined },

@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { AgentController } from '../../src/session/agentSession';
+import { AgentSession } from '../../src/session/agentSession';
 import { AgentRuntime } from '../../src/runtime/agentRuntime';
 import type { AgentDefinition, AgentPorts } from '../../src/runtime/ports';
 import { MAX_RECORDS, MAX_TRANSCRIPTS, MAX_TRANSCRIPT_CHARS, SessionStore } from '../../src/host/sessions/sessionStore';
@@ -41,7 +41,7 @@ function tabs(memento = new FakeMemento()) {
   const tabs = new SessionTabs(
     {
       runtime: (a) => (runtimes++, new AgentRuntime(a, SETTINGS, ports)),
-      session: (a, runtime, options) => new AgentController(a, SETTINGS, ports, { ...options, runtime }),
+      session: (a, runtime, options) => new AgentSession(a, SETTINGS, ports, { ...options, runtime }),
     },
     store,
   );

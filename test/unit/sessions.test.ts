@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentController } from '../../src/session/agentSession';
+import { AgentSession } from '../../src/session/agentSession';
 import type { SessionOptions } from '../../src/session/agentSession';
 import { AgentRuntime } from '../../src/runtime/agentRuntime';
 import type { AgentPorts } from '../../src/runtime/ports';
@@ -19,7 +19,7 @@ const SETTINGS = { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceF
 
 interface Agent {
   runtime: AgentRuntime;
-  session(options?: Omit<SessionOptions, 'runtime'>): AgentController;
+  session(options?: Omit<SessionOptions, 'runtime'>): AgentSession;
   logs: string[];
 }
 
@@ -33,14 +33,14 @@ function historyAgent(env: Record<string, string> = {}, fixture = 'history-agent
   const log = { info: (m: string) => logs.push(m), warn: (m: string) => logs.push(m), error: (m: string) => logs.push(m) };
   const ports: AgentPorts = { readTextFile: async () => 'x', log, onTrace: () => undefined };
   const runtime = new AgentRuntime(definition, SETTINGS, ports);
-  return { runtime, logs, session: (options = {}) => new AgentController(definition, SETTINGS, ports, { ...options, runtime }) };
+  return { runtime, logs, session: (options = {}) => new AgentSession(definition, SETTINGS, ports, { ...options, runtime }) };
 }
 
 /** The conversation: user and agent messages, in order. */
-const texts = (c: AgentController) => c.transcript.entries.flatMap((e) => (e.kind === 'user' || e.kind === 'agent' ? [`${e.kind}:${e.text}`] : []));
+const texts = (c: AgentSession) => c.transcript.entries.flatMap((e) => (e.kind === 'user' || e.kind === 'agent' ? [`${e.kind}:${e.text}`] : []));
 
 /** What the agent process received so far (its `__report__`), checked against the official schema. */
-async function received(c: AgentController): Promise<{ method?: string; params?: Record<string, unknown> }[]> {
+async function received(c: AgentSession): Promise<{ method?: string; params?: Record<string, unknown> }[]> {
   await c.prompt('__report__');
   const report = c.transcript.entries.filter((e) => e.kind === 'agent').at(-1);
   assert.ok(report && report.kind === 'agent');

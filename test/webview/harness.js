@@ -366,7 +366,7 @@ function startServer() {
  * before our script.
  */
 function pageHtml({ origin, nonce, theme, state }) {
-  const { panelHtml } = require(path.join(REPO, 'out', 'src', 'host', 'panelHtml.js'));
+  const { panelHtml } = require(path.join(REPO, 'out', 'src', 'view', 'panelHtml.js'));
   const asset = (name) => `${origin}/media/${name}`;
   const { bodyClass, vars } = themeVars(theme);
   // The stand-in for VS Code's webview glue: acquireVsCodeApi (callable once), and the recorders.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Records test/fixtures/webview/demo-session.json: every HostToView message the host's ViewFeed
-// posts while the real demo agent (dist/demo-agent.js) runs through the real AgentController
+// posts while the real demo agent (dist/demo-agent.js) runs through the real AgentSession
 // (out/src/, plain Node: no vscode import), for the prompts "hello" (permission answered
 // allow_once) and "/help". The last message is the snapshot a freshly (re)loaded view gets at the
 // end, so the replay test can check that snapshot == patches.
@@ -26,7 +26,7 @@ function need(file, how) {
 }
 
 async function main() {
-  const { AgentController } = require(need(path.join(OUT, 'src/session/agentSession.js'), 'npm run compile'));
+  const { AgentSession } = require(need(path.join(OUT, 'src/session/agentSession.js'), 'npm run compile'));
   const { ViewFeed } = require(need(path.join(OUT, 'src/view/viewFeed.js'), 'npm run compile'));
   const { HostToViewSchema } = require(need(path.join(OUT, 'src/webview-protocol/messages.js'), 'npm run compile'));
   need(DEMO, 'npm run build');
@@ -37,7 +37,7 @@ async function main() {
 
   const logs = [];
   const log = { info: (m) => logs.push(`info ${m}`), warn: (m) => logs.push(`warn ${m}`), error: (m) => logs.push(`error ${m}`) };
-  const controller = new AgentController(
+  const controller = new AgentSession(
     {
       name: 'Demo agent',
       launch: async () => ({
@@ -61,7 +61,7 @@ async function main() {
       onTrace: () => {},
     },
   );
-  if (!controller.session) throw new Error('AgentController has no `session` yet (the ViewFeed needs it): run this again once it has');
+  if (!controller.session) throw new Error('AgentSession has no `session` yet (the ViewFeed needs it): run this again once it has');
 
   const messages = [];
   const feed = new ViewFeed((message) => {

@@ -1,5 +1,5 @@
 // The recorded demo session (test/webview/record.js: the real demo agent through the real
-// AgentController and ViewFeed) replayed into the webview one post at a time, as the host sends
+// AgentSession and ViewFeed) replayed into the webview one post at a time, as the host sends
 // it: what the user sees, and that the panel is a projection (snapshot == the patches before it).
 'use strict';
 const test = require('node:test');

@@ -1,0 +1,215 @@
+import type { RunningAgent } from '../agent/launch';
+import type { LoadSessionResponse, NewSessionResponse } from '../protocol';
+import type { AgentDefinition, AgentPorts } from '../runtime/ports';
+import { sessionFeatures } from '../runtime/agentRuntime';
+import type { AgentRuntime, SessionEndpoint } from '../runtime/agentRuntime';
+import { startFailureDetail } from '../runtime/presets';
+import type { StatusView } from '../webview-protocol/messages';
+import type { SessionState } from './sessionState';
+import { isAuthRequired } from './signIn';
+import type { SignIn } from './signIn';
+import type { Transcript } from './transcript';
+
+/** What the lifecycle needs of its session beside the runtime. */
+export interface LifecycleSession {
+  readonly transcript: Transcript;
+  readonly session: SessionState;
+  readonly signIn: SignIn;
+  readonly endpoint: SessionEndpoint;
+  readonly ports: AgentPorts;
+  readonly phase: StatusView['phase'];
+  setStatus(patch: Partial<StatusView>): void;
+}
+
+/**
+ * One ACP session's life on its agent's process: start (the process, then session/new, or
+ * session/load or session/resume of an earlier conversation), close, stop, the process crashing
+ * or being restarted under it. A stop aborts whatever start is in flight (its AbortSignal), so a
+ * start that a stop overtook opens nothing.
+ */
+export class SessionLifecycle {
+  /** The process this session is open (or signing in) on. */
+  running: RunningAgent | undefined;
+  /** The agent's id of this session while it is open. */
+  sessionId: string | undefined;
+  /** The agent's id of this conversation, kept over crashes and restarts, to bring it back. */
+  savedSessionId: string | undefined;
+  private starting: Promise<void> | undefined;
+  /** Aborted by every stop: a start in flight then gives up. */
+  private stopped = new AbortController();
+
+  constructor(
+    readonly runtime: AgentRuntime,
+    /** A session made without a shared runtime owns its process: stopping the session stops it. */
+    private readonly ownsRuntime: boolean,
+    private readonly s: LifecycleSession,
+    savedSessionId: string | undefined,
+  ) {
+    this.savedSessionId = savedSessionId;
+  }
+
+  private get agent(): AgentDefinition {
+    return this.runtime.agent;
+  }
+
+  /** Starts the agent and opens the session; concurrent callers share one start. */
+  start(): Promise<void> {
+    if (this.running && this.sessionId) return Promise.resolve();
+    // Waiting for the user to pick a sign-in method (or signing in): starting again would only ask again.
+    if (this.running && this.s.signIn.pending) return Promise.resolve();
+    this.starting ??= this.doStart().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  /** Ends this session's use of the agent (its own process, if it has one, stops too); it can be started again. */
+  async stop(): Promise<void> {
+    this.s.signIn.settled();
+    this.abortStarts();
+    if (this.ownsRuntime) return this.runtime.stop();
+    if (this.sessionId) this.runtime.detach(this.sessionId, this.s.endpoint);
+    this.agentStopped();
+    // A process that no session uses is not kept running.
+    if (!this.runtime.inUse) await this.runtime.stop();
+  }
+
+  /** Closes the session for good: `session/close` when the agent advertises it. */
+  async close(): Promise<void> {
+    if (this.sessionId) await this.runtime.close(this.sessionId, this.s.endpoint);
+    await this.stop();
+  }
+
+  /** A new process for the agent (its sessions are told); a sign-in in progress survives. */
+  async restartProcess(): Promise<void> {
+    this.abortStarts();
+    await this.runtime.stop();
+    this.agentStopped();
+  }
+
+  /** The process is gone on purpose: this session can be reopened. */
+  agentStopped(): void {
+    const wasOpen = this.running !== undefined;
+    this.forget();
+    if (wasOpen || this.s.phase !== 'crashed') this.s.setStatus({ phase: 'idle', detail: undefined, authMethods: undefined });
+  }
+
+  /** The process crashed: the transcript and the header say how, and Restart brings the session back. */
+  agentExited(detail: string): void {
+    this.forget();
+    this.s.transcript.addError(detail);
+    this.s.setStatus({ phase: 'crashed', detail, authMethods: undefined });
+  }
+
+  /** Opens the session on `running` once more (after `authenticate`); a failure is the start's failure. */
+  async reopen(running: RunningAgent): Promise<void> {
+    await this.openOrSignIn(running).catch((error: Error) => this.failStart(`${this.agent.name} could not open a session: ${error.message}`));
+  }
+
+  failStart(detail: string): void {
+    this.s.ports.log.error(detail);
+    this.s.transcript.addError(detail);
+    this.s.setStatus({ phase: 'crashed', detail, authMethods: undefined });
+  }
+
+  private abortStarts(): void {
+    this.stopped.abort();
+    this.stopped = new AbortController();
+  }
+
+  /** What waited on the process is answered, and its terminals end with it. */
+  private forget(): void {
+    this.running = undefined;
+    this.sessionId = undefined;
+    this.s.transcript.cancelWaiting();
+    this.s.ports.terminals?.dispose?.();
+  }
+
+  private async doStart(): Promise<void> {
+    this.s.setStatus({ phase: 'starting', detail: undefined, authMethods: undefined });
+    const stopped = this.stopped.signal;
+    const release = this.runtime.claim();
+    try {
+      let running: RunningAgent;
+      try {
+        running = await this.runtime.start();
+      } catch (error) {
+        // Already in words, with the exit code and stderr.
+        if (!stopped.aborted) this.failStart((error as Error).message);
+        return;
+      }
+      if (stopped.aborted) return; // stopped or closed meanwhile
+      this.running = running;
+      try {
+        await this.openOrSignIn(running);
+      } catch (error) {
+        if (this.running !== running) return; // the crash report says why
+        this.failStart(this.runtime.scrub(startFailureDetail(this.agent.name, error, this.agent.notFoundHint)));
+      }
+    } finally {
+      release();
+      // Stopped or closed while starting: a process started for nobody does not stay.
+      if (stopped.aborted && !this.ownsRuntime && !this.runtime.inUse) await this.runtime.stop();
+    }
+  }
+
+  /** Opens the session; "authentication required" with sign-in methods listed leads to the auth phase instead of an error. */
+  private async openOrSignIn(running: RunningAgent): Promise<void> {
+    try {
+      await this.open(running);
+    } catch (error) {
+      if (!this.s.signIn.required(running, error)) throw error;
+      this.sessionId = undefined; // a new session is what waits for the sign-in
+    }
+  }
+
+  /**
+   * Opens the session on `running`: brings back the earlier conversation when there is one and
+   * the agent can (load or resume), else session/new. Updates that arrive before the answer are kept.
+   */
+  private async open(running: RunningAgent): Promise<void> {
+    const reopened = this.savedSessionId ? await this.bringBack(running, this.savedSessionId) : undefined;
+    let result: NewSessionResponse | LoadSessionResponse | undefined = reopened;
+    let sessionId = this.savedSessionId;
+    if (!reopened) {
+      this.s.session.reset();
+      const created = await this.runtime.openNew(running, this.s.endpoint);
+      result = created;
+      sessionId = created.sessionId;
+    }
+    if (this.running !== running) return; // it crashed or was stopped meanwhile: its status says so
+    this.sessionId = sessionId;
+    this.savedSessionId = sessionId;
+    this.s.signIn.settled();
+    this.s.session.setInitial(result?.modes, result?.configOptions);
+    this.s.setStatus({ phase: 'ready', detail: undefined, authMethods: undefined });
+  }
+
+  /**
+   * session/resume keeps what the transcript shows; session/load replays the conversation, so
+   * it is used when the transcript is empty (history, a window reload) or resume is not offered.
+   * Returns undefined when the conversation cannot come back: the user is told, and a new session opens.
+   */
+  private async bringBack(running: RunningAgent, sessionId: string): Promise<LoadSessionResponse | undefined> {
+    const { transcript, session } = this.s;
+    const features = sessionFeatures(running.initialize.agentCapabilities);
+    const resume = features.has('resume') && (transcript.entries.length > 0 || !features.has('load'));
+    const how = resume ? 'resume' : features.has('load') ? 'load' : undefined;
+    if (!how) {
+      this.savedSessionId = undefined;
+      transcript.addError(`${this.agent.name} cannot reopen a session (it offers neither session/load nor session/resume): what follows is a new session.`);
+      return undefined;
+    }
+    if (how === 'load') {
+      // The agent replays the whole conversation: what the transcript showed would be there twice.
+      transcript.clear();
+      session.reset();
+    }
+    try {
+      return await this.runtime.reopen(running, this.s.endpoint, sessionId, how);
+    } catch (error) {
+      if (isAuthRequired(error)) throw error;
+      this.savedSessionId = undefined;
+      transcript.addError(`${this.agent.name} could not ${how} the session: ${(error as Error).message}. What follows is a new session.`);
+      return undefined;
+    }
+  }
+}
