@@ -1,8 +1,22 @@
 import type { AgentSession, SessionOptions } from './agentSession';
 import type { AgentDefinition } from '../runtime/ports';
 import type { AgentRuntime } from '../runtime/agentRuntime';
-import type { SessionRef, SessionStore } from '../host/sessions/sessionStore';
 import type { SessionTabView } from '../webview-protocol/messages';
+import type { Transcript } from './transcript';
+
+/** A session by agent and id: what identifies it across window reloads. */
+export interface SessionRef {
+  agentName: string;
+  sessionId: string;
+}
+
+/** Where the open tabs, the history's titles and the shown transcripts are kept (host/sessions/sessionStore.ts, over workspace state). */
+export interface TabStore {
+  transcript(ref: SessionRef): Transcript['entries'] | undefined;
+  remember(ref: SessionRef, title: string): Thenable<void>;
+  setOpenTabs(open: SessionRef[], shown: SessionRef | undefined): Thenable<void>;
+  saveTranscript(ref: SessionRef, entries: Transcript['entries']): Thenable<void>;
+}
 
 /** One open session; `key` is ours (stable while open), the agent's id comes when it opens. */
 export interface Tab {
@@ -32,7 +46,7 @@ export class SessionTabs {
 
   constructor(
     private readonly make: TabFactories,
-    private readonly store: SessionStore,
+    private readonly store: TabStore,
   ) {}
 
   /** Called when a tab opens, closes, is shown, or changes phase or title. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentRuntime } from '../../runtime/agentRuntime';
-import type { SessionRecord, SessionRef, SessionStore } from './sessionStore';
+import type { SessionRef } from '../../session/sessionTabs';
+import type { SessionRecord, SessionStore } from './sessionStore';
 
 /** A past session offered by the history: from the agent's session/list, or from our store. */
 export interface HistoryEntry extends SessionRef {

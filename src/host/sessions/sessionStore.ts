@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EntryViewSchema } from '../../webview-protocol/entries';
 import type { EntryView } from '../../webview-protocol/entries';
+import type { SessionRef, TabStore } from '../../session/sessionTabs';
 
 /** The sessions this extension opened in a workspace, newest first: its history and its open tabs. */
 export interface SessionRecord {
@@ -12,11 +13,6 @@ export interface SessionRecord {
   updatedAt: string;
 }
 
-/** A session by agent and id: what identifies it across window reloads. */
-export interface SessionRef {
-  agentName: string;
-  sessionId: string;
-}
 
 /** VS Code's `Memento` (workspaceState), as far as it is used here. */
 export interface Memento {
@@ -53,7 +49,7 @@ function isRef(value: unknown): value is SessionRef {
  * session survive a window reload, and what the history offers for agents without session/list.
  * Whatever is stored is checked when read: a corrupt entry is dropped, never trusted.
  */
-export class SessionStore {
+export class SessionStore implements TabStore {
   constructor(private readonly memento: Memento) {}
 
   private read(): Saved {
