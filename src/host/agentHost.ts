@@ -23,6 +23,7 @@ import { SessionTabs } from '../session/sessionTabs';
 import type { Tab } from '../session/sessionTabs';
 import type { StatusView, ViewToHost } from '../webview-protocol/messages';
 import type { FeedSource } from '../view/viewFeed';
+import { statusView } from '../view/projection';
 
 /**
  * The extension's long-lived state: logs, the view, and the open sessions (SessionTabs), one of
@@ -135,7 +136,7 @@ export class AgentHost implements vscode.Disposable {
   private feedSource(controller: AgentSession): FeedSource {
     const agents = listAgents(this.extension.extensionPath, () => undefined).map((a) => a.name);
     const key = this.tabs.all.find((t) => t.controller === controller)?.key;
-    const status = (): StatusView => ({ ...controller.currentStatus, agents, sessions: this.tabs.views(), sessionKey: key });
+    const status = (): StatusView => statusView(controller.currentStatus, { agents, sessions: this.tabs.views(), sessionKey: key });
     return {
       transcript: controller.transcript,
       session: controller.session,

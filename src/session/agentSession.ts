@@ -4,7 +4,6 @@ import { agentMethods } from '../protocol/methods';
 import { AgentRuntime } from '../runtime/agentRuntime';
 import type { SessionEndpoint } from '../runtime/agentRuntime';
 import type { AgentDefinition, AgentPorts, ControllerSettings } from '../runtime/ports';
-import type { StatusView } from '../webview-protocol/messages';
 import { attachmentLabel, promptBlocks, promptCaps, refusal } from './attachments';
 import type { Attachment, NewAttachment } from './attachments';
 import { Elicitations } from './elicitations';
@@ -16,6 +15,7 @@ import { SignIn } from './signIn';
 import { Transcript } from './transcript';
 import { TurnQueue } from './turnQueue';
 import type { QueuedPrompt, TurnOutcome } from './turnQueue';
+import type { SessionStatus } from './model';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,8 +47,8 @@ export class AgentSession {
   /** Context for the prompt being composed (the panel's chips); the next prompt takes it. */
   private readonly attachments: PromptAttachments;
   private readonly endpoint: SessionEndpoint;
-  private status: StatusView;
-  private readonly statusListeners = new Set<(status: StatusView) => void>();
+  private status: SessionStatus;
+  private readonly statusListeners = new Set<(status: SessionStatus) => void>();
   private savedTitle: string | undefined;
   private firstPrompt: string | undefined;
 
@@ -82,7 +82,7 @@ export class AgentSession {
     this.statusListeners.add(() => this.attachments.recheck());
   }
 
-  get currentStatus(): StatusView {
+  get currentStatus(): SessionStatus {
     return this.status;
   }
   get currentSessionId(): string | undefined {
@@ -108,7 +108,7 @@ export class AgentSession {
     return this.lifecycle.running?.initialize;
   }
 
-  onStatus(listener: (status: StatusView) => void): () => void {
+  onStatus(listener: (status: SessionStatus) => void): () => void {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
   }
@@ -300,7 +300,7 @@ export class AgentSession {
       get phase() {
         return self.status.phase;
       },
-      setStatus: (patch: Partial<StatusView>) => this.setStatus(patch),
+      setStatus: (patch: Partial<SessionStatus>) => this.setStatus(patch),
     };
   }
 
@@ -321,14 +321,14 @@ export class AgentSession {
       get phase() {
         return self.status.phase;
       },
-      setStatus: (patch: Partial<StatusView>) => this.setStatus(patch),
+      setStatus: (patch: Partial<SessionStatus>) => this.setStatus(patch),
       restartProcess: () => this.lifecycle.restartProcess(),
       start: () => this.lifecycle.start(),
       reopen: (running: Parameters<SessionLifecycle['reopen']>[0]) => this.lifecycle.reopen(running),
     };
   }
 
-  private setStatus(patch: Partial<StatusView>): void {
+  private setStatus(patch: Partial<SessionStatus>): void {
     this.status = { ...this.status, ...patch };
     for (const listener of this.statusListeners) listener(this.status);
   }

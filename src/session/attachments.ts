@@ -1,5 +1,5 @@
 import type { ContentBlock, PromptCapabilities } from '../protocol';
-import type { AttachmentKind, AttachmentView } from '../webview-protocol/session';
+import type { AttachmentChip, AttachmentKind } from './model';
 
 /**
  * Context attached to a prompt (files and folders from an @-mention, an editor selection, an
@@ -59,7 +59,7 @@ export function refusal(kind: AttachmentKind, caps: PromptCaps, agentName: strin
 }
 
 /** The chip's words: a label and where it is. */
-export function attachmentView(attachment: Attachment, problem: string | null = null): AttachmentView {
+export function attachmentView(attachment: Attachment, problem: string | null = null): AttachmentChip {
   const { id, kind } = attachment;
   switch (attachment.kind) {
     case 'file':

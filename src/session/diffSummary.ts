@@ -1,5 +1,5 @@
 import { diffArrays } from 'diff';
-import type { DiffView } from '../webview-protocol/entries';
+import type { DiffSummary } from './model';
 
 /** How many changed lines a tool card previews; the diff editor shows the rest. */
 export const DIFF_PREVIEW_LINES = 40;
@@ -13,7 +13,7 @@ const MAX_DIFF_CHARS = 2_000_000;
 const MAX_EDIT_LENGTH = 2_000;
 
 /** Summarises an agent's diff (whole files or fragments, `oldText` null for a new file) for its card. */
-export function summariseDiff(path: string, oldText: string | null, newText: string): DiffView {
+export function summariseDiff(path: string, oldText: string | null, newText: string): DiffSummary {
   const preview: string[] = [];
   let added = 0;
   let removed = 0;

@@ -1,5 +1,5 @@
-import type { ReviewFileView } from '../webview-protocol/session';
 import { summariseDiff } from './diffSummary';
+import type { ReviewFile } from './model';
 
 /**
  * What a file held before the agent touched it: its text, or null when it did not exist. A
@@ -52,8 +52,8 @@ export class EditReview {
    * its state could not be read): those whose current state differs from a known baseline,
    * sorted by path, with +/- line counts.
    */
-  list(current: ReadonlyMap<string, CurrentText>): ReviewFileView[] {
-    const files: ReviewFileView[] = [];
+  list(current: ReadonlyMap<string, CurrentText>): ReviewFile[] {
+    const files: ReviewFile[] = [];
     for (const path of this.paths) {
       const baseline = this.baselines.get(path)!;
       if (!baseline.known || !current.has(path)) continue;

@@ -1,5 +1,5 @@
 import type { ElicitationPropertySchema, ElicitationSchema } from '../protocol';
-import type { ElicitationFieldView, ElicitationValue } from '../webview-protocol/elicitation';
+import type { ElicitationFieldView, ElicitationValue } from '../forms/elicitationForm';
 
 /**
  * The fields of a form-mode `elicitation/create` (ACP §11), in schema order. A property of a type

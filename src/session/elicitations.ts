@@ -2,7 +2,7 @@ import type { ConnectionLog } from '../agent/connection';
 import type { CreateElicitationRequest, CreateElicitationResponse } from '../protocol';
 import { formFields } from './elicitation';
 import type { Transcript } from './transcript';
-import { checkContent } from '../webview-protocol/elicitation';
+import { checkContent } from '../forms/elicitationForm';
 
 export type ElicitationAction = 'accept' | 'decline' | 'cancel';
 

@@ -4,11 +4,11 @@ import type { AgentDefinition, AgentPorts } from '../runtime/ports';
 import { sessionFeatures } from '../runtime/agentRuntime';
 import type { AgentRuntime, SessionEndpoint } from '../runtime/agentRuntime';
 import { startFailureDetail } from '../runtime/presets';
-import type { StatusView } from '../webview-protocol/messages';
 import type { SessionState } from './sessionState';
 import { isAuthRequired } from './signIn';
 import type { SignIn } from './signIn';
 import type { Transcript } from './transcript';
+import type { SessionStatus } from './model';
 
 /** What the lifecycle needs of its session beside the runtime. */
 export interface LifecycleSession {
@@ -17,8 +17,8 @@ export interface LifecycleSession {
   readonly signIn: SignIn;
   readonly endpoint: SessionEndpoint;
   readonly ports: AgentPorts;
-  readonly phase: StatusView['phase'];
-  setStatus(patch: Partial<StatusView>): void;
+  readonly phase: SessionStatus['phase'];
+  setStatus(patch: Partial<SessionStatus>): void;
 }
 
 /**

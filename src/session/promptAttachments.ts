@@ -1,6 +1,6 @@
 import { attachmentLabel, attachmentView, refusal, sameTarget } from './attachments';
 import type { Attachment, NewAttachment, PromptCaps } from './attachments';
-import type { AttachmentView } from '../webview-protocol/session';
+import type { AttachmentChip } from './model';
 
 /**
  * The context attached to the prompt being composed (no `vscode` here). A kind the agent cannot
@@ -18,7 +18,7 @@ export class PromptAttachments {
     private readonly agentName: string,
     /** What the agent takes in prompts; undefined before it has answered initialize. */
     private readonly caps: () => PromptCaps | undefined,
-    private readonly publish: (views: AttachmentView[], notice: string | null) => void,
+    private readonly publish: (views: AttachmentChip[], notice: string | null) => void,
   ) {}
 
   get pending(): readonly Attachment[] {

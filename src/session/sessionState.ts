@@ -8,7 +8,7 @@ import type {
   SessionUpdate,
   UsageUpdate,
 } from '../protocol';
-import type { AttachmentView, ConfigOptionView, ModesView, QueuedPromptView, ReviewFileView, SessionView } from '../webview-protocol/session';
+import type { AttachmentChip, ConfigOption, Modes, QueuedPromptInfo, ReviewFile, SessionSnapshot } from './model';
 
 /**
  * The session's state beside its transcript, folded from the `session/new` answer and the
@@ -18,14 +18,14 @@ import type { AttachmentView, ConfigOptionView, ModesView, QueuedPromptView, Rev
  */
 export class SessionState {
   private title: string | null = null;
-  private commands: SessionView['commands'] = [];
-  private modes: ModesView | null = null;
-  private configOptions: ConfigOptionView[] = [];
-  private usage: SessionView['usage'] = null;
-  private queue: QueuedPromptView[] = [];
-  private review: ReviewFileView[] = [];
+  private commands: SessionSnapshot['commands'] = [];
+  private modes: Modes | null = null;
+  private configOptions: ConfigOption[] = [];
+  private usage: SessionSnapshot['usage'] = null;
+  private queue: QueuedPromptInfo[] = [];
+  private review: ReviewFile[] = [];
   private follow = true;
-  private attachments: AttachmentView[] = [];
+  private attachments: AttachmentChip[] = [];
   private attachmentNotice: string | null = null;
   private readonly listeners = new Set<() => void>();
 
@@ -35,7 +35,7 @@ export class SessionState {
   }
 
   /** What the panel shows. Config options win over legacy modes when an agent sends both (ACP §10). */
-  get view(): SessionView {
+  get view(): SessionSnapshot {
     return {
       title: this.title,
       commands: this.commands,
@@ -114,12 +114,12 @@ export class SessionState {
     this.emit();
   }
 
-  setQueue(queue: readonly QueuedPromptView[]): void {
+  setQueue(queue: readonly QueuedPromptInfo[]): void {
     this.queue = [...queue];
     this.emit();
   }
 
-  setReview(files: readonly ReviewFileView[]): void {
+  setReview(files: readonly ReviewFile[]): void {
     this.review = [...files];
     this.emit();
   }
@@ -130,7 +130,7 @@ export class SessionState {
   }
 
   /** The prompt's attachments (the user's: a new session keeps them), and why the last one was refused. */
-  setAttachments(attachments: readonly AttachmentView[], notice: string | null = null): void {
+  setAttachments(attachments: readonly AttachmentChip[], notice: string | null = null): void {
     this.attachments = [...attachments];
     this.attachmentNotice = notice;
     this.emit();
@@ -141,18 +141,18 @@ export class SessionState {
   }
 }
 
-function commandView(command: AvailableCommand): SessionView['commands'][number] {
+function commandView(command: AvailableCommand): SessionSnapshot['commands'][number] {
   return { name: command.name, description: command.description, hint: command.input?.hint ?? null };
 }
 
-function modesView(state: SessionModeState): ModesView {
+function modesView(state: SessionModeState): Modes {
   return {
     currentModeId: state.currentModeId,
     available: state.availableModes.map((m) => ({ id: m.id, name: m.name, description: m.description ?? null })),
   };
 }
 
-function configOptionView(option: SessionConfigOption): ConfigOptionView {
+function configOptionView(option: SessionConfigOption): ConfigOption {
   const base = { id: option.id, name: option.name, description: option.description ?? null, category: option.category ?? null };
   if (option.type === 'boolean') return { type: 'boolean', ...base, currentValue: option.currentValue };
   const choice = (o: SessionConfigSelectOption) => ({ value: o.value, name: o.name, description: o.description ?? null });
@@ -167,6 +167,6 @@ function isGrouped(options: SessionConfigSelectOptions): options is SessionConfi
   return options.length > 0 && 'group' in options[0];
 }
 
-function usageView(update: UsageUpdate): SessionView['usage'] {
+function usageView(update: UsageUpdate): SessionSnapshot['usage'] {
   return { used: update.used, size: update.size, cost: update.cost ? { amount: update.cost.amount, currency: update.cost.currency } : null };
 }

@@ -1,7 +1,7 @@
 import type { AgentSession, SessionOptions } from './agentSession';
 import type { AgentDefinition } from '../runtime/ports';
 import type { AgentRuntime } from '../runtime/agentRuntime';
-import type { SessionTabView } from '../webview-protocol/messages';
+import type { Phase } from './model';
 import type { Transcript } from './transcript';
 
 /** A session by agent and id: what identifies it across window reloads. */
@@ -16,6 +16,14 @@ export interface TabStore {
   remember(ref: SessionRef, title: string): Thenable<void>;
   setOpenTabs(open: SessionRef[], shown: SessionRef | undefined): Thenable<void>;
   saveTranscript(ref: SessionRef, entries: Transcript['entries']): Thenable<void>;
+}
+
+/** An open session as the switcher lists it. */
+export interface TabInfo {
+  key: string;
+  label: string;
+  agentName: string;
+  phase: Phase;
 }
 
 /** One open session; `key` is ours (stable while open), the agent's id comes when it opens. */
@@ -148,7 +156,7 @@ export class SessionTabs {
   }
 
   /** What the panel's switcher shows. */
-  views(): SessionTabView[] {
+  views(): TabInfo[] {
     return this.tabs.map(({ key, controller }) => ({ key, label: controller.label, agentName: controller.agentName, phase: controller.currentStatus.phase }));
   }
 

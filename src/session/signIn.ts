@@ -4,15 +4,15 @@ import { ErrorCodes } from '../protocol/errors';
 import type { AuthMethod } from '../protocol';
 import type { AgentDefinition, AgentPorts } from '../runtime/ports';
 import type { AgentRuntime } from '../runtime/agentRuntime';
-import type { AuthMethodView, StatusView } from '../webview-protocol/messages';
 import type { Transcript } from './transcript';
+import type { AuthMethodInfo, SessionStatus } from './model';
 
 /** The agent's "authentication required" answer (ACP §6): run an auth method, then retry. */
 export function isAuthRequired(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === ErrorCodes.AuthRequired;
 }
 
-function authKind(method: AuthMethod): AuthMethodView['type'] {
+function authKind(method: AuthMethod): AuthMethodInfo['type'] {
   return method.type ?? 'agent';
 }
 
@@ -24,8 +24,8 @@ export interface SignInSession {
   /** The process the session is open (or opening) on. */
   readonly running: RunningAgent | undefined;
   readonly sessionId: string | undefined;
-  readonly phase: StatusView['phase'];
-  setStatus(patch: Partial<StatusView>): void;
+  readonly phase: SessionStatus['phase'];
+  setStatus(patch: Partial<SessionStatus>): void;
   /** A new process, so that new credentials are read. */
   restartProcess(): Promise<void>;
   start(): Promise<void>;

@@ -1,10 +1,9 @@
 import type { CreateElicitationResponse, RequestPermissionResponse, SessionUpdate, StopReason, ToolCall, ToolCallContent, ToolCallUpdate } from '../protocol';
-import type { AttachmentLabel } from '../webview-protocol/session';
-import type { ElicitationState } from '../webview-protocol/elicitation';
-import type { DiffView, ElicitationEntryView, EntryView, PermissionOptionView, PlanEntryView, TerminalContentView, TextEntryView, ToolContentView, ToolEntryView } from '../webview-protocol/entries';
+import type { ElicitationState } from '../forms/elicitationForm';
 import { contentText } from './contentText';
 import { summariseDiff } from './diffSummary';
 import { Waits } from './waits';
+import type { AttachmentLabel, DiffSummary, Entry, FormEntry, PermissionOption, PlanItem, TerminalState, TextEntry, ToolContent, ToolEntry } from './model';
 
 /**
  * The transcript of one session, folded from `session/update`s (Zed's acp_thread is the model):
@@ -30,18 +29,15 @@ export interface DiffSource {
 /** A diff card's summary, with the full texts behind it. */
 interface Diff {
   source: DiffSource;
-  view: DiffView;
+  view: DiffSummary;
 }
-
-/** A client terminal as a card shows it. */
-export type TerminalState = Omit<TerminalContentView, 'type' | 'terminalId'>;
 
 const NO_OUTPUT: TerminalState = { output: '', truncated: false, exitStatus: null };
 /** Streamed chunks are joined into their entry's text in blocks of this many (see `appendText`). */
 const JOINED_CHUNKS = 64;
 
 export class Transcript {
-  private list: EntryView[] = [];
+  private list: Entry[] = [];
   private readonly toolIndex = new Map<string, number>();
   /** Elicitation entries by their request key. */
   private readonly elicitationIndex = new Map<string, number>();
@@ -64,7 +60,7 @@ export class Transcript {
   private open: { index: number; text: string; pieces: string[] } | undefined;
   private readonly listeners = new Set<(event: TranscriptEvent) => void>();
 
-  get entries(): readonly EntryView[] {
+  get entries(): readonly Entry[] {
     this.settle();
     return this.list;
   }
@@ -127,7 +123,7 @@ export class Transcript {
    * entry shows the options, the transcript holds the answer. A second request for the same call
    * supersedes the first, which is answered `cancelled`: each request gets exactly one answer.
    */
-  askPermission(toolCall: ToolCallUpdate, options: PermissionOptionView[]): Promise<RequestPermissionResponse> {
+  askPermission(toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<RequestPermissionResponse> {
     const answer = this.permissionWaits.ask(toolCall.toolCallId);
     this.upsertTool(toolCall);
     this.patchTool(toolCall.toolCallId, { permission: options });
@@ -148,7 +144,7 @@ export class Transcript {
   }
 
   /** An elicitation form (state pending); it is answered through `answerElicitation`. */
-  addElicitation(entry: Omit<ElicitationEntryView, 'kind' | 'state'>): Promise<CreateElicitationResponse> {
+  addElicitation(entry: Omit<FormEntry, 'kind' | 'state'>): Promise<CreateElicitationResponse> {
     const answer = this.formWaits.ask(entry.requestKey);
     this.elicitationIndex.set(entry.requestKey, this.list.length);
     this.push({ kind: 'elicitation', ...entry, state: 'pending' });
@@ -156,7 +152,7 @@ export class Transcript {
   }
 
   /** The form `requestKey` while it waits for an answer. */
-  waitingForm(requestKey: string): ElicitationEntryView | undefined {
+  waitingForm(requestKey: string): FormEntry | undefined {
     const index = this.elicitationIndex.get(requestKey);
     const entry = index === undefined ? undefined : this.list[index];
     return this.formWaits.has(requestKey) && entry?.kind === 'elicitation' ? entry : undefined;
@@ -168,7 +164,7 @@ export class Transcript {
   }
 
   /** Answers form `requestKey` and shows how; false when it was not waiting. */
-  answerElicitation(requestKey: string, response: CreateElicitationResponse, state: ElicitationState, content?: ElicitationEntryView['content']): boolean {
+  answerElicitation(requestKey: string, response: CreateElicitationResponse, state: ElicitationState, content?: FormEntry['content']): boolean {
     if (!this.formWaits.answer(requestKey, response)) return false;
     this.updateElicitation(requestKey, { state, error: undefined, content });
     return true;
@@ -187,11 +183,11 @@ export class Transcript {
   }
 
   /** The host's verdict on an answer it refused (`error`; undefined clears it), or the state it ended in. */
-  updateElicitation(requestKey: string, patch: Partial<Pick<ElicitationEntryView, 'state' | 'error' | 'content'>>): void {
+  updateElicitation(requestKey: string, patch: Partial<Pick<FormEntry, 'state' | 'error' | 'content'>>): void {
     const index = this.elicitationIndex.get(requestKey);
     const entry = index === undefined ? undefined : this.list[index];
     if (index === undefined || entry?.kind !== 'elicitation') return;
-    const next: ElicitationEntryView = { ...entry, ...patch };
+    const next: FormEntry = { ...entry, ...patch };
     if (next.error === undefined) delete next.error;
     if (next.content === undefined) delete next.content;
     this.replace(index, next);
@@ -220,9 +216,9 @@ export class Transcript {
    * cancelled, running tool calls are unfinished. Diffs keep their summary; the full texts were
    * not saved, so they no longer open in the diff editor.
    */
-  restore(entries: readonly EntryView[]): void {
+  restore(entries: readonly Entry[]): void {
     this.clear();
-    this.list = entries.map((entry): EntryView => {
+    this.list = entries.map((entry): Entry => {
       if (entry.kind === 'elicitation' && entry.state === 'pending') return { ...entry, state: 'cancelled' };
       if (entry.kind !== 'tool') return entry;
       const status = entry.status === 'pending' || entry.status === 'in_progress' ? 'unfinished' : entry.status;
@@ -247,7 +243,7 @@ export class Transcript {
     this.emit({ type: 'reset' });
   }
 
-  private appendText(kind: TextEntryView['kind'], text: string, messageId: string | undefined): void {
+  private appendText(kind: TextEntry['kind'], text: string, messageId: string | undefined): void {
     if (text === '') return;
     const index = this.list.length - 1;
     const last = this.list[index];
@@ -271,7 +267,7 @@ export class Transcript {
   }
 
   private upsertTool(update: ToolCall | ToolCallUpdate): void {
-    const patch: Partial<ToolEntryView> = {};
+    const patch: Partial<ToolEntry> = {};
     if (update.title != null) patch.title = update.title;
     if (update.kind != null) patch.toolKind = update.kind;
     if (update.status != null) patch.status = update.status;
@@ -291,15 +287,15 @@ export class Transcript {
     }
   }
 
-  private patchTool(toolCallId: string, patch: Partial<ToolEntryView>): void {
+  private patchTool(toolCallId: string, patch: Partial<ToolEntry>): void {
     const index = this.toolIndex.get(toolCallId);
     const entry = index === undefined ? undefined : this.list[index];
     if (index !== undefined && entry?.kind === 'tool') this.replace(index, { ...entry, ...patch });
   }
 
-  private setPlan(entries: readonly PlanEntryView[]): void {
+  private setPlan(entries: readonly PlanItem[]): void {
     const index = this.list.findLastIndex((e) => e.kind === 'plan');
-    const plan: EntryView = { kind: 'plan', entries: entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) };
+    const plan: Entry = { kind: 'plan', entries: entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) };
     if (index === -1) this.push(plan);
     else this.replace(index, plan);
   }
@@ -314,16 +310,16 @@ export class Transcript {
   private settle(): void {
     if (!this.open) return;
     const { index, text, pieces } = this.open;
-    this.list[index] = { ...(this.list[index] as TextEntryView), text: text + pieces.join('') };
+    this.list[index] = { ...(this.list[index] as TextEntry), text: text + pieces.join('') };
     this.open = undefined;
   }
 
-  private replace(index: number, entry: EntryView): void {
+  private replace(index: number, entry: Entry): void {
     this.list[index] = entry;
     this.emit({ type: 'updated', index });
   }
 
-  private push(entry: EntryView): void {
+  private push(entry: Entry): void {
     this.list.push(entry);
     this.emit({ type: 'added', index: this.list.length - 1 });
   }
@@ -332,7 +328,7 @@ export class Transcript {
     for (const listener of this.listeners) listener(event);
   }
 
-  private toolContentView(content: Exclude<ToolCallContent, { type: 'diff' }>): ToolContentView {
+  private toolContentView(content: Exclude<ToolCallContent, { type: 'diff' }>): ToolContent {
     switch (content.type) {
       case 'content':
         return { type: 'text', text: contentText(content.content) };

@@ -1,5 +1,6 @@
 import type { SessionState } from '../session/sessionState';
 import type { Transcript, TranscriptEvent } from '../session/transcript';
+import { entriesView, entryView, sessionView } from './projection';
 import type { HostToView, HostToViewMessage, StatusView } from '../webview-protocol/messages';
 
 /** What the panel projects: a controller, seen through what it exposes. */
@@ -71,7 +72,7 @@ export class ViewFeed {
     const source = this.source;
     if (!source) return;
     this.clearPending();
-    this.send({ type: 'snapshot', seq: this.nextSeq(), status: source.currentStatus, session: source.session.view, entries: [...source.transcript.entries] });
+    this.send({ type: 'snapshot', seq: this.nextSeq(), status: source.currentStatus, session: sessionView(source.session.view), entries: entriesView(source.transcript.entries) });
   }
 
   /** The panel has post `seq` in its DOM: what changed meanwhile goes now. Stale answers are ignored. */
@@ -118,10 +119,10 @@ export class ViewFeed {
     const messages: HostToViewMessage[] = [];
     for (const [index, pending] of [...this.pending].sort(([a], [b]) => a - b)) {
       if (pending.kind === 'append') messages.push({ type: 'append', index, text: pending.text });
-      else messages.push({ type: 'entry', index, entry: source.transcript.entries[index] });
+      else messages.push({ type: 'entry', index, entry: entryView(source.transcript.entries[index]) });
     }
     if (this.statusDirty) messages.push({ type: 'status', status: source.currentStatus });
-    if (this.sessionDirty) messages.push({ type: 'session', session: source.session.view });
+    if (this.sessionDirty) messages.push({ type: 'session', session: sessionView(source.session.view) });
     this.clearPending();
     if (messages.length > 0) this.send({ type: 'batch', seq: this.nextSeq(), messages });
   }

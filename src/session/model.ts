@@ -1,0 +1,172 @@
+import type { ElicitationContent, ElicitationFieldView, ElicitationState } from '../forms/elicitationForm';
+
+// The session model's types: what the engine keeps of a session, in its own terms. They are
+// plain data, and today the panel's view model has the same shape for most of them; the
+// projection (src/view/projection.ts) is where the two meet, so the compiler checks there that
+// the model still fits what the panel validates, and the model can change without the panel.
+
+export type Phase = 'idle' | 'starting' | 'ready' | 'prompting' | 'crashed' | 'auth';
+
+/** One way to sign in: `agent` (the agent does it), `env_var` (the user types a key), `terminal` (a login command). */
+export interface AuthMethodInfo {
+  id: string;
+  name: string;
+  description: string | null;
+  type: 'agent' | 'env_var' | 'terminal';
+}
+
+/** Where the agent and the session stand. */
+export interface SessionStatus {
+  agentName: string;
+  phase: Phase;
+  /** The crash or start failure (exit code, stderr tail), or why a sign-in failed. */
+  detail?: string;
+  /** The sign-in choices, in the auth phase. Names only: never a secret. */
+  authMethods?: AuthMethodInfo[];
+}
+
+export type AttachmentKind = 'file' | 'folder' | 'selection' | 'image';
+
+/** An attachment as a sent prompt lists it (the content went to the agent). */
+export interface AttachmentLabel {
+  kind: AttachmentKind;
+  label: string;
+}
+
+/** Context attached to the prompt being composed. */
+export interface AttachmentChip extends AttachmentLabel {
+  id: string;
+  detail: string | null;
+  /** Why the current agent cannot take it: sending waits until it is removed. */
+  problem: string | null;
+}
+
+export interface PermissionOption {
+  optionId: string;
+  name: string;
+  kind: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+}
+
+/** `line` is 1-based, as on the wire; null when the agent gave none. */
+export interface ToolLocation {
+  path: string;
+  line: number | null;
+}
+
+/** A diff's counts and a bounded preview of its changed lines (the full texts stay in the transcript). */
+export interface DiffSummary {
+  type: 'diff';
+  path: string;
+  isNewFile: boolean;
+  added: number;
+  removed: number;
+  preview: string[];
+  previewTruncated: boolean;
+}
+
+/** What a client terminal has shown so far, and how it ended. */
+export interface TerminalState {
+  output: string;
+  truncated: boolean;
+  exitStatus: { exitCode: number | null; signal: string | null } | null;
+}
+
+export type ToolContent = { type: 'text'; text: string } | DiffSummary | ({ type: 'terminal'; terminalId: string } & TerminalState);
+
+export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'unfinished';
+
+export interface PlanItem {
+  content: string;
+  priority: 'high' | 'medium' | 'low';
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+export type TurnStopReason = 'end_turn' | 'max_tokens' | 'max_turn_requests' | 'refusal' | 'cancelled';
+
+export type TextEntry = { kind: 'user'; text: string; attachments?: AttachmentLabel[] } | { kind: 'agent'; text: string } | { kind: 'thought'; text: string };
+
+export interface ToolEntry {
+  kind: 'tool';
+  toolCallId: string;
+  title: string;
+  toolKind: string;
+  status: ToolStatus;
+  content: ToolContent[];
+  locations: ToolLocation[];
+  /** The options offered while the agent waits for the user's choice (the transcript holds the answer). */
+  permission?: PermissionOption[];
+}
+
+export interface FormEntry {
+  kind: 'elicitation';
+  requestKey: string;
+  agentName: string;
+  message: string;
+  title: string | null;
+  toolCallId: string | null;
+  fields: ElicitationFieldView[];
+  state: ElicitationState;
+  /** Why the last answer was refused (the form stays open). */
+  error?: string;
+  /** What was sent with `accept`. */
+  content?: ElicitationContent;
+}
+
+export type Entry =
+  | TextEntry
+  | ToolEntry
+  | { kind: 'plan'; entries: PlanItem[] }
+  | { kind: 'turnEnd'; stopReason: TurnStopReason }
+  | { kind: 'error'; message: string }
+  | FormEntry;
+
+export interface Command {
+  name: string;
+  description: string;
+  hint: string | null;
+}
+
+export interface Modes {
+  currentModeId: string;
+  available: { id: string; name: string; description: string | null }[];
+}
+
+interface ConfigBase {
+  id: string;
+  name: string;
+  description: string | null;
+  category: string | null;
+}
+
+export type ConfigOption =
+  | (ConfigBase & { type: 'select'; currentValue: string; groups: { name: string | null; choices: { value: string; name: string; description: string | null }[] }[] })
+  | (ConfigBase & { type: 'boolean'; currentValue: boolean });
+
+export interface QueuedPromptInfo {
+  id: number;
+  text: string;
+  attachments?: AttachmentLabel[];
+}
+
+/** A file the agent changed, not yet kept or undone by the user. */
+export interface ReviewFile {
+  path: string;
+  change: 'modified' | 'created' | 'deleted';
+  added: number;
+  removed: number;
+}
+
+/** The session's state beside its transcript, as it stands now. */
+export interface SessionSnapshot {
+  title: string | null;
+  commands: Command[];
+  /** Legacy modes; null when the agent has none, or has config options (which supersede them, ACP §10). */
+  modes: Modes | null;
+  configOptions: ConfigOption[];
+  usage: { used: number; size: number; cost: { amount: number; currency: string } | null } | null;
+  queue: QueuedPromptInfo[];
+  review: ReviewFile[];
+  follow: boolean;
+  attachments: AttachmentChip[];
+  attachmentNotice: string | null;
+}
