@@ -1,9 +1,8 @@
 import { startAgent, describeExit } from '../agent/launch';
 import type { RunningAgent } from '../agent/launch';
 import type { AcpConnection } from '../agent/connection';
-import { ResponseError } from 'vscode-jsonrpc/node';
 import { agentMethods, clientMethods } from '../protocol/methods';
-import { ErrorCodes } from '../protocol/errors';
+import { ErrorCodes, RpcError } from '../protocol/errors';
 import type {
   AgentCapabilities,
   CreateElicitationRequest,
@@ -68,8 +67,8 @@ function redactAuthEnv(message: unknown): unknown {
   return { ...(message as object), result: { ...result, authMethods } };
 }
 
-function unknownSession(method: string, sessionId: string): ResponseError {
-  return new ResponseError(ErrorCodes.InvalidParams, `${method}: no open session ${JSON.stringify(sessionId)} on this agent`);
+function unknownSession(method: string, sessionId: string): RpcError {
+  return RpcError.invalidParams(`${method}: no open session ${JSON.stringify(sessionId)} on this agent`);
 }
 
 /**
@@ -340,7 +339,7 @@ export class AgentRuntime {
       connection.onRequest(clientMethods.elicitationCreate, (request) => {
         // A form scoped to a request in flight (sign-in, session setup) goes to the session being opened, else the first.
         const endpoint = 'sessionId' in request ? this.route('elicitation/create', request.sessionId) : (this.opening ?? this.endpoints()[0]);
-        if (!endpoint) throw new ResponseError(ErrorCodes.InvalidParams, 'elicitation/create: no session is open to show it');
+        if (!endpoint) throw RpcError.invalidParams('elicitation/create: no session is open to show it');
         return endpoint.onElicitation(request);
       });
       // Follows URL-mode flows only, which are declined: nothing to do.

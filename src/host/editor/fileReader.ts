@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { ConnectionLog } from '../../agent/connection';
 import type { ReadTextFileRequest } from '../../protocol';
-import { ErrorCodes } from '../../protocol/errors';
-import { RpcError, resolveWorkspacePath } from './workspacePaths';
+import { RpcError } from '../../protocol/errors';
+import { resolveWorkspacePath } from './workspacePaths';
 import { sliceLines } from '../../session/textLines';
 
 /**
@@ -22,7 +22,7 @@ async function readFromDisk(uri: vscode.Uri, requested: string): Promise<string>
     return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
   } catch (error) {
     if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') {
-      throw new RpcError(ErrorCodes.ResourceNotFound, `File not found: ${requested}`);
+      throw RpcError.notFound(`File not found: ${requested}`);
     }
     throw error;
   }
