@@ -30,6 +30,8 @@ export interface ConnectionOptions {
   log: ConnectionLog;
   /** Every message both ways, for the protocol trace. */
   onTrace?: (direction: TraceDirection, message: Message) => void;
+  /** The message of every error the agent answers with passes through it: the agent may echo a secret it was given. */
+  scrub?: (text: string) => string;
   maxLineBytes?: number;
 }
 
@@ -80,6 +82,7 @@ export class AcpConnection {
   private disposed = false;
   private readonly closedPromise: Promise<void>;
   private readonly log: ConnectionLog;
+  private readonly scrub: ((text: string) => string) | undefined;
   /** Methods with a handler, so positional params can be refused as theirs (see refusePositionalParams). */
   private readonly requestMethods = new Set<string>();
   private readonly notificationMethods = new Set<string>();
@@ -90,6 +93,7 @@ export class AcpConnection {
 
   constructor(input: Readable, output: Writable, options: ConnectionOptions) {
     this.log = options.log;
+    this.scrub = options.scrub;
     const trace = options.onTrace;
     // vscode-jsonrpc handles one queued message per tick, but reports the end of the stream at
     // once: count what it has handled, so responses that arrived before EOF still settle.
@@ -159,7 +163,10 @@ export class AcpConnection {
     const raw = await new Promise<unknown>((resolve, reject) => {
       const onClose = (writeError?: string) => reject(new ConnectionClosedError(spec.method, writeError));
       this.closeWaiters.add(onClose);
-      this.rpc.sendRequest(spec.method, params).then(resolve, reject).finally(() => this.closeWaiters.delete(onClose));
+      this.rpc
+        .sendRequest(spec.method, params)
+        .then(resolve, (error: unknown) => reject(this.scrubbed(error)))
+        .finally(() => this.closeWaiters.delete(onClose));
     });
     const parsed = spec.result.safeParse(raw);
     if (!parsed.success) throw new InvalidResultError(spec.method, formatZodError(parsed.error));
@@ -293,6 +300,12 @@ export class AcpConnection {
     if (this.isClosed) return;
     const response = { jsonrpc: '2.0', id, error: errorAnswer(error) };
     this.writer.write(response as Message).catch((e: Error) => this.log.warn(`Could not answer the agent: ${e.message}`));
+  }
+
+  /** An error answer of the agent's, its message scrubbed; anything else (closed, invalid result) is ours and goes as it is. */
+  private scrubbed(error: unknown): unknown {
+    if (!this.scrub || !(error instanceof ResponseError)) return error;
+    return new ResponseError(error.code, this.scrub(error.message), error.data);
   }
 }
 
