@@ -2,7 +2,8 @@ import type { Readable, Writable } from 'node:stream';
 import { createMessageConnection, ResponseError } from 'vscode-jsonrpc/node';
 import type { Logger, Message, MessageConnection } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
-import { ErrorCodes, formatZodError } from '../protocol/errors';
+import { ErrorCodes, RpcError, formatZodError } from '../protocol/errors';
+import type { JsonRpcError } from '../protocol/schema/jsonrpc';
 import { NdjsonMessageReader, NdjsonMessageWriter } from './ndjson';
 import type { SkippedLine } from './ndjson';
 
@@ -29,6 +30,8 @@ export interface ConnectionOptions {
   log: ConnectionLog;
   /** Every message both ways, for the protocol trace. */
   onTrace?: (direction: TraceDirection, message: Message) => void;
+  /** The message of every error the agent answers with passes through it: the agent may echo a secret it was given. */
+  scrub?: (text: string) => string;
   maxLineBytes?: number;
 }
 
@@ -79,6 +82,7 @@ export class AcpConnection {
   private disposed = false;
   private readonly closedPromise: Promise<void>;
   private readonly log: ConnectionLog;
+  private readonly scrub: ((text: string) => string) | undefined;
   /** Methods with a handler, so positional params can be refused as theirs (see refusePositionalParams). */
   private readonly requestMethods = new Set<string>();
   private readonly notificationMethods = new Set<string>();
@@ -89,6 +93,7 @@ export class AcpConnection {
 
   constructor(input: Readable, output: Writable, options: ConnectionOptions) {
     this.log = options.log;
+    this.scrub = options.scrub;
     const trace = options.onTrace;
     // vscode-jsonrpc handles one queued message per tick, but reports the end of the stream at
     // once: count what it has handled, so responses that arrived before EOF still settle.
@@ -158,7 +163,10 @@ export class AcpConnection {
     const raw = await new Promise<unknown>((resolve, reject) => {
       const onClose = (writeError?: string) => reject(new ConnectionClosedError(spec.method, writeError));
       this.closeWaiters.add(onClose);
-      this.rpc.sendRequest(spec.method, params).then(resolve, reject).finally(() => this.closeWaiters.delete(onClose));
+      this.rpc
+        .sendRequest(spec.method, params)
+        .then(resolve, (error: unknown) => reject(this.scrubbed(error)))
+        .finally(() => this.closeWaiters.delete(onClose));
     });
     const parsed = spec.result.safeParse(raw);
     if (!parsed.success) throw new InvalidResultError(spec.method, formatZodError(parsed.error));
@@ -170,7 +178,7 @@ export class AcpConnection {
     await this.rpc.sendNotification(spec.method, params);
   }
 
-  /** Serves an agent→client request; the handler gets validated params. Thrown errors with a numeric `code` keep it. */
+  /** Serves an agent→client request; the handler gets validated params. What it throws is answered as `errorAnswer` says. */
   onRequest<P extends z.ZodType, R extends z.ZodType>(
     spec: RequestSpec<P, R>,
     handler: (params: z.output<P>) => Promise<z.output<R>> | z.output<R>,
@@ -180,7 +188,7 @@ export class AcpConnection {
       const parsed = spec.params.safeParse(raw ?? {});
       if (!parsed.success) {
         this.log.warn(`Rejected ${spec.method}: ${formatZodError(parsed.error)}`);
-        return new ResponseError(ErrorCodes.InvalidParams, `Invalid params for ${spec.method}: ${formatZodError(parsed.error)}`);
+        return toResponseError(RpcError.invalidParams(`Invalid params for ${spec.method}: ${formatZodError(parsed.error)}`));
       }
       try {
         const result = await handler(parsed.data);
@@ -248,11 +256,11 @@ export class AcpConnection {
         return;
       case 'malformed-json':
         this.log.warn(`Malformed JSON from the agent: ${line.preview}`);
-        this.replyError(null, ErrorCodes.ParseError, 'Parse error');
+        this.replyError(null, RpcError.parseError());
         return;
       case 'invalid-message':
         this.log.warn(`Invalid JSON-RPC message from the agent (${line.problem}): ${line.preview}`);
-        this.replyError(line.id, ErrorCodes.InvalidRequest, `Invalid request: ${line.problem}`);
+        this.replyError(line.id, RpcError.invalidRequest(`Invalid request: ${line.problem}`));
         return;
     }
   }
@@ -270,7 +278,7 @@ export class AcpConnection {
     if (m.id !== undefined) {
       if (!this.requestMethods.has(m.method)) return false;
       this.log.warn(`Rejected ${m.method}: ${why}`);
-      this.replyError(m.id, ErrorCodes.InvalidParams, `Invalid params for ${m.method}: ${why}`);
+      this.replyError(m.id, RpcError.invalidParams(`Invalid params for ${m.method}: ${why}`));
       return true;
     }
     if (!this.notificationMethods.has(m.method)) return false;
@@ -288,20 +296,35 @@ export class AcpConnection {
   }
 
   /** vscode-jsonrpc cannot answer what it never saw, so these go straight to the (serialized) writer. */
-  private replyError(id: string | number | null, code: number, message: string): void {
+  private replyError(id: string | number | null, error: RpcError): void {
     if (this.isClosed) return;
-    const response = { jsonrpc: '2.0', id, error: { code, message } };
+    const response = { jsonrpc: '2.0', id, error: errorAnswer(error) };
     this.writer.write(response as Message).catch((e: Error) => this.log.warn(`Could not answer the agent: ${e.message}`));
+  }
+
+  /** An error answer of the agent's, its message scrubbed; anything else (closed, invalid result) is ours and goes as it is. */
+  private scrubbed(error: unknown): unknown {
+    if (!this.scrub || !(error instanceof ResponseError)) return error;
+    return new ResponseError(error.code, this.scrub(error.message), error.data);
   }
 }
 
-function toResponseError(error: unknown): ResponseError<unknown> {
-  if (error instanceof ResponseError) return error;
+/**
+ * The one mapping from what was thrown while serving a request to the JSON-RPC error answered:
+ * an integer `code` (an RpcError, or an error passed on from elsewhere) is kept with its message
+ * and data; anything else is an internal error (-32603) with its message.
+ */
+function errorAnswer(error: unknown): JsonRpcError {
   const e = error as { code?: unknown; message?: unknown; data?: unknown };
   const message = typeof e?.message === 'string' ? e.message : String(error);
-  return typeof e?.code === 'number' && Number.isInteger(e.code)
-    ? new ResponseError(e.code, message, e.data)
-    : new ResponseError(ErrorCodes.InternalError, message);
+  if (typeof e?.code !== 'number' || !Number.isInteger(e.code)) return { code: ErrorCodes.InternalError, message };
+  return e.data === undefined ? { code: e.code, message } : { code: e.code, message, data: e.data };
+}
+
+/** vscode-jsonrpc answers a handler's ResponseError as it is. */
+function toResponseError(error: unknown): ResponseError<unknown> {
+  const { code, message, data } = errorAnswer(error);
+  return new ResponseError(code, message, data);
 }
 
 function rpcLogger(log: ConnectionLog): Logger {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { ErrorCodes } from '../protocol/errors';
+import { RpcError } from '../protocol/errors';
 import type { Env } from './environment';
 import { processGroupAlive, signalProcessGroup } from './process';
 import { OutputBuffer, StreamDecoder } from './terminalOutput';
@@ -49,16 +49,6 @@ export interface TerminalManagerOptions {
 export type TerminalUpdateListener = (terminalId: string, state: TerminalSnapshot) => void;
 /** Every piece of decoded output as it arrives (unthrottled, unbounded), then `exit` once. */
 export type TerminalDataListener = (terminalId: string, event: { data: string } | { exit: TerminalExit }) => void;
-
-/** An error the connection answers with its code (see agent/connection.ts toResponseError). */
-export class TerminalError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 const DEFAULTS = { killGraceMs: 2000, updateIntervalMs: 50, updateTailBytes: 64 * 1024 };
 /** Output may still be in the pipes when `exit` fires; wait this long at most for them to close. */
@@ -331,7 +321,7 @@ export class TerminalManager {
 
   private get(id: string): Terminal {
     const terminal = this.terminals.get(id);
-    if (!terminal) throw new TerminalError(ErrorCodes.ResourceNotFound, `Unknown terminal ${JSON.stringify(id)}`);
+    if (!terminal) throw RpcError.notFound(`Unknown terminal ${JSON.stringify(id)}`);
     return terminal;
   }
 }

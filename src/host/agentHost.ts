@@ -370,20 +370,16 @@ export class AgentHost implements vscode.Disposable {
       terminals,
       log: this.logs.connectionLog,
       onTrace: (name, direction, message) => this.logs.addTrace(name, direction, message),
-      askSecret: (agentName, varName, prompt) => this.secrets.ask(agentName, varName, prompt).then((value) => this.maskInTrace(agentName, value)),
-      storedSecrets: (agentName) => this.secrets.stored(agentName).then((stored) => (Object.values(stored).forEach((v) => this.maskInTrace(agentName, v)), stored)),
+      // One scrubber per agent: the runtime feeds it what the agent is given, the log and the trace mask what it knows.
+      secrets: (agentName) => this.logs.secrets.for(agentName),
+      askSecret: (agentName, varName, prompt) => this.secrets.ask(agentName, varName, prompt),
+      storedSecrets: (agentName) => this.secrets.stored(agentName),
       runLoginTerminal,
       mcpServers: () => mcpServers((m) => this.logs.channel.warn(m)),
       readForEmbed,
       // The panel renders elicitation forms.
       forms: true,
     };
-  }
-
-  /** A stored secret is never sent in ACP messages; should an agent echo it, the trace masks it. */
-  private maskInTrace<T extends string | undefined>(agentName: string, value: T): T {
-    if (value) this.logs.trace.addSecrets(agentName, [value]);
-    return value;
   }
 
   dispose(): void {

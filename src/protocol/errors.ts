@@ -18,6 +18,38 @@ export const ErrorCodes = {
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 
+/**
+ * The error we answer an agent's request with: whatever serves a request throws one, and the
+ * connection turns it into the JSON-RPC error answer (agent/connection.ts `errorAnswer`).
+ */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+
+  static parseError(): RpcError {
+    return new RpcError(ErrorCodes.ParseError, 'Parse error');
+  }
+  static invalidRequest(message: string): RpcError {
+    return new RpcError(ErrorCodes.InvalidRequest, message);
+  }
+  static invalidParams(message: string): RpcError {
+    return new RpcError(ErrorCodes.InvalidParams, message);
+  }
+  /** An unknown file, terminal or session. */
+  static notFound(message: string): RpcError {
+    return new RpcError(ErrorCodes.ResourceNotFound, message);
+  }
+  static internal(message: string): RpcError {
+    return new RpcError(ErrorCodes.InternalError, message);
+  }
+}
+
 type Issue = z.core.$ZodIssue;
 type Path = readonly PropertyKey[];
 

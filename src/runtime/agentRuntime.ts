@@ -1,9 +1,8 @@
 import { startAgent, describeExit } from '../agent/launch';
 import type { RunningAgent } from '../agent/launch';
-import type { AcpConnection } from '../agent/connection';
-import { ResponseError } from 'vscode-jsonrpc/node';
+import type { AcpConnection, ConnectionLog } from '../agent/connection';
 import { agentMethods, clientMethods } from '../protocol/methods';
-import { ErrorCodes } from '../protocol/errors';
+import { ErrorCodes, RpcError } from '../protocol/errors';
 import type {
   AgentCapabilities,
   CreateElicitationRequest,
@@ -21,8 +20,9 @@ import type {
 } from '../protocol';
 import { clientCapabilities } from './ports';
 import type { AgentDefinition, AgentPorts, ControllerSettings, TerminalPort } from './ports';
-import { redactMcpSecrets, selectMcpServers } from './mcpServers';
+import { selectMcpServers } from './mcpServers';
 import { commandLine, startFailureDetail, startWithFallback } from './presets';
+import { SecretScrubber, redactFields, scrubbingLog } from './secrets';
 
 /**
  * What one session serves the agent. The runtime routes every session-scoped call by its
@@ -54,25 +54,6 @@ export function sessionFeatures(capabilities: AgentCapabilities | undefined): Se
 }
 
 /**
- * The trace keeps every message, but a `terminal` auth method's `env` (in the initialize
- * answer) may carry credentials: its values are masked, its names kept.
- */
-function redactAuthEnv(message: unknown): unknown {
-  const result = (message as { result?: { authMethods?: unknown } } | null)?.result;
-  if (!Array.isArray(result?.authMethods)) return message;
-  const authMethods = result.authMethods.map((m: unknown) => {
-    const env = (m as { env?: unknown } | null)?.env;
-    if (typeof env !== 'object' || env === null) return m;
-    return { ...(m as object), env: Object.fromEntries(Object.keys(env).map((k) => [k, '***'])) };
-  });
-  return { ...(message as object), result: { ...result, authMethods } };
-}
-
-function unknownSession(method: string, sessionId: string): ResponseError {
-  return new ResponseError(ErrorCodes.InvalidParams, `${method}: no open session ${JSON.stringify(sessionId)} on this agent`);
-}
-
-/**
  * One agent process, shared by all of that agent's sessions (ACP §3: a connection carries many
  * sessions): spawn + initialize, routing of what the agent calls to the session it names, and
  * the end of the process. Sessions come and go; the process is restarted on its own, and its
@@ -95,14 +76,19 @@ export class AgentRuntime {
   private openings: Promise<unknown> = Promise.resolve();
   /** The MCP servers skipped in this start, each reported once. */
   private readonly mcpWarnings = new Set<string>();
-  /** Secret values this agent was given (stored env_var values, terminal method env): masked in what it prints. */
-  private readonly secretValues = new Set<string>();
+  /** What this agent was given that is secret; everything it says on its way out passes through it. */
+  readonly secrets: SecretScrubber;
+  /** The ports' log, scrubbed: the agent's words (stderr, stray output) may quote a secret. */
+  private readonly log: ConnectionLog;
 
   constructor(
     private definition: AgentDefinition,
     private readonly settings: ControllerSettings,
     private readonly ports: AgentPorts,
-  ) {}
+  ) {
+    this.secrets = ports.secrets?.(definition.name) ?? new SecretScrubber();
+    this.log = scrubbingLog(ports.log, this.secrets);
+  }
 
   get agent(): AgentDefinition {
     return this.definition;
@@ -156,16 +142,14 @@ export class AgentRuntime {
     await running.process.shutdown();
   }
 
-  /** Given to the agent as a secret (env): never shown in its stderr lines or crash details. */
+  /** Given to the agent as a secret (a sign-in terminal's env): see `secrets`. */
   addSecret(value: string): void {
-    this.secretValues.add(value);
+    this.secrets.add(value);
   }
 
-  /** An agent that prints a secret it was given (stderr, crash detail) does not get it into the log or the panel. */
+  /** Text of the agent's (an error, a crash detail) with its secrets masked. */
   scrub(text: string): string {
-    let out = text;
-    for (const secret of this.secretValues) if (secret.length >= 6) out = out.split(secret).join('***');
-    return out;
+    return this.secrets.scrub(text);
   }
 
   /** session/new; `endpoint` gets the updates sent before the answer, then everything for the new id. */
@@ -212,7 +196,7 @@ export class AgentRuntime {
     try {
       await running.connection.request(agentMethods.sessionClose, { sessionId });
     } catch (error) {
-      if ((error as { code?: unknown }).code !== ErrorCodes.ResourceNotFound) this.ports.log.warn(`session/close ${sessionId} failed: ${(error as Error).message}`);
+      if ((error as { code?: unknown }).code !== ErrorCodes.ResourceNotFound) this.log.warn(`session/close ${sessionId} failed: ${(error as Error).message}`);
     }
   }
 
@@ -258,22 +242,24 @@ export class AgentRuntime {
   /** acpHost.mcpServers minus what this agent cannot connect to; each skipped server is logged once per start. */
   private async mcpServersFor(running: RunningAgent): Promise<McpServer[]> {
     const configured = (await this.ports.mcpServers?.()) ?? [];
+    this.secrets.addMcpServers(configured);
     return selectMcpServers(configured, running.initialize.agentCapabilities?.mcpCapabilities, (message) => {
       if (this.mcpWarnings.has(message)) return;
       this.mcpWarnings.add(message);
-      this.ports.log.warn(message);
+      this.log.warn(message);
     });
   }
 
   /** The agent's launch spec, with the secrets stored for it (env_var sign-ins) laid over its env. */
   private async launchSpec() {
     const spec = await this.agent.launch();
+    this.secrets.add(...Object.values(this.agent.configuredEnv ?? {}));
     const stored = (await this.ports.storedSecrets?.(this.agent.name)) ?? {};
     const names = Object.keys(stored);
     if (names.length === 0) return spec;
+    this.secrets.add(...Object.values(stored));
     // Names only: a value never reaches a log line.
-    this.ports.log.info(`Starting ${this.agent.name} with ${names.join(', ')} set from SecretStorage`);
-    for (const value of Object.values(stored)) this.secretValues.add(value);
+    this.log.info(`Starting ${this.agent.name} with ${names.join(', ')} set from SecretStorage`);
     return { ...spec, env: { ...spec.env, ...stored } };
   }
 
@@ -291,14 +277,15 @@ export class AgentRuntime {
           clientCapabilities: clientCapabilities(this.ports),
           initializeTimeoutMs: this.settings.initializeTimeoutMs,
           maxLineBytes: this.settings.maxLineBytes,
-          log: this.ports.log,
-          onTrace: (direction, message) => this.ports.onTrace(this.agent.name, direction, redactMcpSecrets(redactAuthEnv(message))),
-          onStderrLine: (line) => this.ports.log.info(`[${this.agent.name} stderr] ${this.scrub(line)}`),
+          log: this.log,
+          onTrace: (direction, message) => this.ports.onTrace(this.agent.name, direction, redactFields(message)),
+          onStderrLine: (line) => this.log.info(`[${this.agent.name} stderr] ${line}`),
+          scrub: (text) => this.secrets.scrub(text),
         },
         (connection) => this.serve(connection),
-      ), (failed, next, error) => this.ports.log.warn(`${error.message.split('\n')[0]} Trying again with: ${commandLine(spec.command, next)} (instead of ${commandLine(spec.command, failed)}).`));
+      ), (failed, next, error) => this.log.warn(`${error.message.split('\n')[0]} Trying again with: ${commandLine(spec.command, next)} (instead of ${commandLine(spec.command, failed)}).`));
     } catch (error) {
-      throw new Error(this.scrub(startFailureDetail(this.agent.name, error, this.agent.notFoundHint)));
+      throw new Error(this.secrets.scrub(startFailureDetail(this.agent.name, error, this.agent.notFoundHint)));
     }
     if (stops !== this.stops) {
       // Stopped while it was starting: it must not live on unowned.
@@ -314,8 +301,8 @@ export class AgentRuntime {
       this.sessions.clear();
       this.opening = undefined;
       const tail = running.process.stderrTail.last(15);
-      const detail = this.scrub(`${this.agent.name} ${describeExit(exit)}.${tail.length ? `\nLast lines of its stderr:\n${tail.join('\n')}` : ''}`);
-      this.ports.log.error(detail);
+      const detail = this.secrets.scrub(`${this.agent.name} ${describeExit(exit)}.${tail.length ? `\nLast lines of its stderr:\n${tail.join('\n')}` : ''}`);
+      this.log.error(detail);
       for (const endpoint of endpoints) endpoint.onAgentExit(detail);
     });
     return running;
@@ -324,7 +311,7 @@ export class AgentRuntime {
   /** The session a call names; updates for an id not known yet belong to the session being opened. */
   private route(method: string, sessionId: string): SessionEndpoint {
     const endpoint = this.sessions.get(sessionId) ?? this.opening;
-    if (!endpoint) throw unknownSession(method, sessionId);
+    if (!endpoint) throw RpcError.invalidParams(`${method}: no open session ${JSON.stringify(sessionId)} on this agent`);
     return endpoint;
   }
 
@@ -333,26 +320,22 @@ export class AgentRuntime {
     connection.onNotification(clientMethods.sessionUpdate, ({ sessionId, update }) => {
       const endpoint = this.sessions.get(sessionId) ?? this.opening;
       if (endpoint) endpoint.onUpdate(update);
-      else this.ports.log.info(`Ignored session/update for ${sessionId}, which is not open`);
+      else this.log.info(`Ignored session/update for ${sessionId}, which is not open`);
     });
     connection.onRequest(clientMethods.sessionRequestPermission, (request) => this.route('session/request_permission', request.sessionId).onPermission(request));
     if (this.ports.forms) {
       connection.onRequest(clientMethods.elicitationCreate, (request) => {
         // A form scoped to a request in flight (sign-in, session setup) goes to the session being opened, else the first.
         const endpoint = 'sessionId' in request ? this.route('elicitation/create', request.sessionId) : (this.opening ?? this.endpoints()[0]);
-        if (!endpoint) throw new ResponseError(ErrorCodes.InvalidParams, 'elicitation/create: no session is open to show it');
+        if (!endpoint) throw RpcError.invalidParams('elicitation/create: no session is open to show it');
         return endpoint.onElicitation(request);
       });
       // Follows URL-mode flows only, which are declined: nothing to do.
-      connection.onNotification(clientMethods.elicitationComplete, ({ elicitationId }) => this.ports.log.info(`Ignored elicitation/complete for ${elicitationId}`));
+      connection.onNotification(clientMethods.elicitationComplete, ({ elicitationId }) => this.log.info(`Ignored elicitation/complete for ${elicitationId}`));
     }
     connection.onRequest(clientMethods.fsReadTextFile, async (request) => ({ content: await this.route('fs/read_text_file', request.sessionId).readTextFile(request) }));
     if (this.ports.writeTextFile) {
-      connection.onRequest(clientMethods.fsWriteTextFile, async (request) => {
-        const endpoint = this.route('fs/write_text_file', request.sessionId);
-        await endpoint.writeTextFile!(request);
-        return {};
-      });
+      connection.onRequest(clientMethods.fsWriteTextFile, async (request) => (await this.route('fs/write_text_file', request.sessionId).writeTextFile!(request), {}));
     }
     if (this.ports.terminals) {
       const terminals = (method: string, sessionId: string) => this.route(method, sessionId).terminals!;

@@ -114,21 +114,3 @@ export function selectMcpServers(servers: readonly McpServer[], capabilities: Mc
     return supported;
   });
 }
-
-/**
- * A message as the protocol trace may keep it: the values of MCP servers' env and headers in
- * `params.mcpServers` (session/new, load, resume) become "***"; names stay, for debugging.
- */
-export function redactMcpSecrets(message: unknown): unknown {
-  const params = (message as { params?: { mcpServers?: unknown } } | null)?.params;
-  if (!Array.isArray(params?.mcpServers)) return message;
-  const hide = (list: unknown) => (Array.isArray(list) ? list.map((pair) => (typeof pair === 'object' && pair !== null ? { ...pair, value: '***' } : pair)) : list);
-  const mcpServers = params.mcpServers.map((server: unknown) => {
-    if (typeof server !== 'object' || server === null) return server;
-    const copy: Record<string, unknown> = { ...server };
-    if ('env' in copy) copy.env = hide(copy.env);
-    if ('headers' in copy) copy.headers = hide(copy.headers);
-    return copy;
-  });
-  return { ...(message as object), params: { ...params, mcpServers } };
-}

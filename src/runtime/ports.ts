@@ -15,6 +15,7 @@ import type {
   WriteTextFileRequest,
 } from '../protocol';
 import type { EmbedReader } from '../session/attachments';
+import type { SecretScrubber } from './secrets';
 
 // What the agent layer (runtime and sessions) needs from VS Code, as plain functions and data,
 // so that neither imports `vscode` and both run in unit tests with fakes.
@@ -58,6 +59,8 @@ export interface AgentPorts {
   terminals?: TerminalPort;
   log: ConnectionLog;
   onTrace(agentName: string, direction: TraceDirection, message: unknown): void;
+  /** The agent's scrubber, shared with the host's sinks (log, trace); without it the runtime keeps one of its own. */
+  secrets?(agentName: string): SecretScrubber;
   /**
    * `env_var` auth (a client-side extension): asks the user for the value of `varName` (a
    * password box) and stores it; `undefined` when the user cancelled. Without it (and
@@ -83,6 +86,8 @@ export interface AgentDefinition {
   fallbackArgs?: string[][];
   /** Said after "command not found": how to install it, or where it is configured. */
   notFoundHint?: string;
+  /** The env set for it in the settings (API keys, typically): its values are masked wherever they would show. */
+  configuredEnv?: Readonly<Record<string, string>>;
 }
 
 export interface ControllerSettings {

@@ -1,23 +1,14 @@
 // The protocol trace: every message both ways, per agent, bounded, redacted and clipped when it
-// is recorded (a secret never sits in the trace's memory, let alone in a document). No `vscode`
-// import: unit-tested in plain Node; src/host/traceView.ts shows it.
-
-export const REDACTED = '«redacted»';
-
-/** Keys whose values are credentials wherever they appear (numbers and booleans are kept: token counts). */
-export const SECRET_KEY = /token|secret|password|api[-_]?key|authorization|cookie/i;
-
-/** Keys whose every value is hidden, names kept: `env` (terminal/create, MCP servers, auth), `headers` (MCP http/sse). */
-const CONTAINER_KEY = /^(env|headers)$/i;
-
-/** Known secret values shorter than this are not searched for in free text (too many false hits). */
-export const MIN_SECRET_LENGTH = 6;
+// is recorded (a secret never sits in the trace's memory, let alone in a document). The
+// redaction is the agent's SecretScrubber (secrets.ts). No `vscode` import: unit-tested in plain
+// Node; src/host/trace/traceView.ts shows it.
+import { REDACTED, SECRET_KEY, SecretScrubber, SecretScrubbers, redact } from './secrets';
 
 export interface SanitizeOptions {
   /** Strings longer than this are cut, with a note of how much was dropped. */
   maxString: number;
-  /** Values that must never appear (configured env values, stored secrets), wherever they are. */
-  secrets?: readonly string[];
+  /** The agent's scrubber: its known secrets are masked wherever they are. */
+  secrets?: SecretScrubber;
 }
 
 /**
@@ -25,61 +16,8 @@ export interface SanitizeOptions {
  * replaced by «redacted», known secret values masked inside any string, long strings clipped.
  */
 export function sanitize(value: unknown, options: SanitizeOptions): unknown {
-  const secrets = (options.secrets ?? []).filter((s) => s.length >= MIN_SECRET_LENGTH);
-  // Longest first, so a secret containing another is masked whole.
-  secrets.sort((a, b) => b.length - a.length);
-  return walk(value, { maxString: options.maxString, secrets }, 0);
-}
-
-/** Only the redaction (no clipping). */
-export function redact(value: unknown, secrets: readonly string[] = []): unknown {
-  return sanitize(value, { maxString: Number.POSITIVE_INFINITY, secrets });
-}
-
-interface Walk {
-  maxString: number;
-  secrets: readonly string[];
-}
-
-const MAX_DEPTH = 64;
-
-function walk(value: unknown, w: Walk, depth: number): unknown {
-  if (typeof value === 'string') return clipString(maskSecrets(value, w.secrets), w.maxString);
-  if (typeof value !== 'object' || value === null) return value;
-  if (depth > MAX_DEPTH) return '«too deep»';
-  if (Array.isArray(value)) return value.map((item) => walk(item, w, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    if (CONTAINER_KEY.test(key)) out[key] = hideContainer(child);
-    else if (SECRET_KEY.test(key) && !isHarmless(child)) out[key] = REDACTED;
-    else out[key] = walk(child, w, depth + 1);
-  }
-  return out;
-}
-
-function isHarmless(value: unknown): boolean {
-  return value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean';
-}
-
-/** `[{name, value}]` keeps the names; `{NAME: value}` keeps the keys; anything else goes entirely. */
-function hideContainer(value: unknown): unknown {
-  if (value === null || value === undefined) return value;
-  if (Array.isArray(value)) {
-    return value.map((item) => {
-      if (typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string') {
-        return { name: (item as { name: string }).name, value: REDACTED };
-      }
-      return REDACTED;
-    });
-  }
-  if (typeof value === 'object') return Object.fromEntries(Object.keys(value).map((k) => [k, REDACTED]));
-  return REDACTED;
-}
-
-function maskSecrets(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-  return result;
+  const how = { leaf: (text: string) => clipString(text, options.maxString) };
+  return options.secrets ? options.secrets.redact(value, how) : redact(value, [], how);
 }
 
 /** The first `max` UTF-16 units (never half a surrogate pair) and a note of what was dropped. */
@@ -120,6 +58,7 @@ export class TraceBuffer {
   constructor(
     readonly agent: string,
     private readonly limits: TraceLimits = DEFAULT_TRACE_LIMITS,
+    private readonly secrets = new SecretScrubber(),
   ) {}
 
   /** Messages ever recorded (kept or dropped). */
@@ -131,12 +70,12 @@ export class TraceBuffer {
     return this.lines.length - this.head;
   }
 
-  add(direction: TraceDirectionName, message: unknown, secrets: readonly string[] = [], time = new Date()): void {
+  add(direction: TraceDirectionName, message: unknown, time = new Date()): void {
     this.total++;
     const record: Record<string, unknown> = { time: time.toISOString(), dir: ARROW[direction] };
     const method = this.correlate(direction, message);
     if (method) record.for = method;
-    record.message = sanitize(message, { maxString: this.limits.maxString, secrets });
+    record.message = sanitize(message, { maxString: this.limits.maxString, secrets: this.secrets });
     let line = JSON.stringify(record);
     if (line.length > this.limits.maxLine) {
       const preview = clipString(JSON.stringify(record.message), this.limits.maxLine / 2);
@@ -167,7 +106,7 @@ export class TraceBuffer {
       trace: `ACP protocol trace of ${this.agent}`,
       shown: dropped > 0 ? `the last ${this.size} of ${this.total} messages (the bound is ${this.limits.maxMessages})` : `all ${this.size} messages`,
       directions: '→ to the agent, ← from the agent; `for` names the request a response answers',
-      redacted: `values under env and headers, and of keys matching ${SECRET_KEY.source}, and known secrets (configured env values, stored sign-in secrets) show as ${REDACTED}`,
+      redacted: `values under env and headers, and of keys matching ${SECRET_KEY.source}, and the agent's known secrets (stored sign-ins, configured env, MCP server credentials) show as ${REDACTED}`,
       clipped: `strings longer than ${this.limits.maxString} chars are clipped, with a note`,
     });
   }
@@ -196,29 +135,27 @@ export class TraceBuffer {
   }
 }
 
-/** The traces of every agent run in this window, by agent name, and who wants to hear of new lines. */
+/**
+ * The traces of every agent run in this window, by agent name, and who wants to hear of new
+ * lines. Each agent's trace masks what that agent's scrubber knows.
+ */
 export class TraceStore {
   private readonly buffers = new Map<string, TraceBuffer>();
-  private readonly secrets = new Map<string, Set<string>>();
   private readonly listeners = new Set<(agent: string) => void>();
 
-  constructor(private readonly limits: TraceLimits = DEFAULT_TRACE_LIMITS) {}
+  constructor(
+    private readonly limits: TraceLimits = DEFAULT_TRACE_LIMITS,
+    private readonly secrets = new SecretScrubbers(),
+  ) {}
 
   add(agent: string, direction: TraceDirectionName, message: unknown): void {
-    this.buffer(agent).add(direction, message, [...(this.secrets.get(agent) ?? []), ...(this.secrets.get('*') ?? [])]);
+    this.buffer(agent).add(direction, message);
     for (const listener of this.listeners) listener(agent);
-  }
-
-  /** Values to mask in `agent`'s trace from now on (`*`: every agent's). */
-  addSecrets(agent: string, values: Iterable<string>): void {
-    let set = this.secrets.get(agent);
-    if (!set) this.secrets.set(agent, (set = new Set()));
-    for (const value of values) if (value.length >= MIN_SECRET_LENGTH) set.add(value);
   }
 
   buffer(agent: string): TraceBuffer {
     let buffer = this.buffers.get(agent);
-    if (!buffer) this.buffers.set(agent, (buffer = new TraceBuffer(agent, this.limits)));
+    if (!buffer) this.buffers.set(agent, (buffer = new TraceBuffer(agent, this.limits, this.secrets.for(agent))));
     return buffer;
   }
 

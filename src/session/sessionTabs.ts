@@ -108,7 +108,7 @@ export class SessionTabs {
       const turnEnded = phase === 'prompting' && controller.currentStatus.phase !== 'prompting';
       const ref = controller.agentSessionId ? { agentName: controller.agentName, sessionId: controller.agentSessionId } : undefined;
       if (ref && (ref.sessionId !== sessionId || controller.label !== label || turnEnded)) {
-        void this.store.remember(ref, controller.label);
+        void this.store.remember(ref, controller.runtime.secrets.scrub(controller.label));
         if (ref.sessionId !== sessionId) void this.persistTabs();
       }
       if (turnEnded) this.saveTranscript(tab);
@@ -172,8 +172,11 @@ export class SessionTabs {
     for (const listener of this.listeners) listener();
   }
 
+  /** What the agent said may quote a secret it was given: the store keeps it masked. */
   private saveTranscript({ controller }: Tab): void {
-    if (controller.agentSessionId) void this.store.saveTranscript({ agentName: controller.agentName, sessionId: controller.agentSessionId }, controller.transcript.entries);
+    if (!controller.agentSessionId) return;
+    const entries = controller.runtime.secrets.scrubDeep(controller.transcript.entries);
+    void this.store.saveTranscript({ agentName: controller.agentName, sessionId: controller.agentSessionId }, entries);
   }
 
   /** Every session and every process ends (the window closes: what comes back is in the store). */

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { currentEnv } from '../../src/agent/environment';
 import { AgentSession } from '../../src/session/agentSession';
 import type { AgentRuntime } from '../../src/runtime/agentRuntime';
-import { buildMcpServers, parseMcpServerSettings, redactMcpSecrets, resolveCommand, selectMcpServers, toMcpServer } from '../../src/runtime/mcpServers';
+import { buildMcpServers, parseMcpServerSettings, resolveCommand, selectMcpServers, toMcpServer } from '../../src/runtime/mcpServers';
+import { redactFields as redactMcpSecrets } from '../../src/runtime/secrets';
 import type { McpServer } from '../../src/protocol';
 import { specMessageErrors } from './helpers/officialSchema';
 

@@ -1,7 +1,8 @@
 // The protocol trace's pure part: redaction, clipping, bounds, response correlation.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { REDACTED, TraceBuffer, TraceStore, clipString, redact, sanitize } from '../../src/runtime/trace';
+import { TraceBuffer, TraceStore, clipString, sanitize } from '../../src/runtime/trace';
+import { REDACTED, SecretScrubbers, redact } from '../../src/runtime/secrets';
 
 const lines = (buffer: TraceBuffer) => buffer.entries().map((l) => JSON.parse(l) as { time: string; dir: string; for?: string; message: unknown });
 
@@ -95,10 +96,11 @@ test('the buffer is bounded by size too: huge lines become a preview, the total 
 });
 
 test('the store keeps one trace per agent, masks each agent’s secrets, and tells listeners', () => {
-  const store = new TraceStore();
+  const secrets = new SecretScrubbers();
+  const store = new TraceStore(undefined, secrets);
   const heard: string[] = [];
   store.onDidAdd((agent) => heard.push(agent));
-  store.addSecrets('A', ['sk-secret-123', '1']);
+  secrets.for('A').add('sk-secret-123', '1');
   store.add('A', 'receive', { text: 'sk-secret-123' });
   store.add('B', 'receive', { text: 'sk-secret-123' });
   assert.ok(!store.text('A').includes('sk-secret-123'));

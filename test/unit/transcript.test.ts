@@ -7,7 +7,7 @@ import { SessionUpdateSchema } from '../../src/protocol';
 import { Transcript } from '../../src/session/transcript';
 import { DIFF_PREVIEW_LINES, summariseDiff } from '../../src/session/diffSummary';
 import type { EntryView, ToolContentView } from '../../src/webview-protocol/entries';
-import { sliceLines } from '../../src/session/textLines';
+import { sliceLines } from '../../src/workspace/lines';
 
 function render(entries: readonly EntryView[]): string {
   return entries

@@ -4,6 +4,7 @@ import type { NewAttachment } from '../../session/attachments';
 import { MAX_EMBED_BYTES } from '../../session/attachments';
 import { excludedSegments, mentionCandidates } from '../../workspace/mentionCandidates';
 import type { MentionCandidate } from '../../workspace/mentionCandidates';
+import { toOneBasedLine } from '../../workspace/lines';
 import { resolveWorkspacePath } from '../editor/workspacePaths';
 
 /** Where prompt context comes from in VS Code: the @-mention QuickPick, the editor's selection, file reads. */
@@ -107,8 +108,9 @@ export function selectionAttachments(editor: vscode.TextEditor | undefined): New
     const text = document.getText(range);
     if (Buffer.byteLength(text) > MAX_EMBED_BYTES) return `The selection is larger than 1 MB: attach the file instead (@).`;
     // A selection ending at the start of a line does not include that line.
-    const endLine = range.end.character === 0 && range.end.line > range.start.line ? range.end.line : range.end.line + 1;
-    attachments.push({ kind: 'selection', uri: document.uri.toString(), name, path: vscode.workspace.asRelativePath(document.uri), startLine: range.start.line + 1, endLine, text });
+    const lastLine = range.end.character === 0 && range.end.line > range.start.line ? range.end.line - 1 : range.end.line;
+    const [startLine, endLine] = [toOneBasedLine(range.start.line), toOneBasedLine(lastLine)];
+    attachments.push({ kind: 'selection', uri: document.uri.toString(), name, path: vscode.workspace.asRelativePath(document.uri), startLine, endLine, text });
   }
   return attachments;
 }

@@ -64,6 +64,7 @@ function configuredAgent(setting: AgentSetting): AgentChoice {
     name: setting.name,
     commandLine: commandLine(setting.command, setting.args),
     notFoundHint: notFoundHint(undefined),
+    configuredEnv: setting.env,
     launch: async (): Promise<LaunchSpec> => {
       // Sessions are opened in the workspace folder, whatever the process's own cwd.
       const folder = workspaceFolder();

@@ -1,20 +1,20 @@
 import * as vscode from 'vscode';
 import type { ConnectionLog } from '../../agent/connection';
 import type { ReadTextFileRequest } from '../../protocol';
-import { ErrorCodes } from '../../protocol/errors';
-import { RpcError, resolveWorkspacePath } from './workspacePaths';
-import { sliceLines } from '../../session/textLines';
+import { RpcError } from '../../protocol/errors';
+import { resolveWorkspacePath } from './workspacePaths';
+import { sliceLines } from '../../workspace/lines';
 
 /**
  * `fs/read_text_file`: from the open TextDocument when there is one (so the agent sees unsaved
  * edits), else from disk through workspace.fs. `line` is 1-based (0 or null: from the start),
- * `limit` counts lines; the only conversion to VS Code's 0-based lines is here.
+ * `limit` counts lines (workspace/lines.ts).
  */
 export async function readTextFile(request: ReadTextFileRequest, log?: Pick<ConnectionLog, 'warn'>): Promise<string> {
   const uri = await resolveWorkspacePath(request.path, log);
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   const text = open ? open.getText() : await readFromDisk(uri, request.path);
-  return sliceLines(text, request.line ?? 0, request.limit ?? undefined);
+  return sliceLines(text, request.line, request.limit);
 }
 
 async function readFromDisk(uri: vscode.Uri, requested: string): Promise<string> {
@@ -22,7 +22,7 @@ async function readFromDisk(uri: vscode.Uri, requested: string): Promise<string>
     return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
   } catch (error) {
     if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') {
-      throw new RpcError(ErrorCodes.ResourceNotFound, `File not found: ${requested}`);
+      throw RpcError.notFound(`File not found: ${requested}`);
     }
     throw error;
   }

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { ConnectionLog } from '../../agent/connection';
 import type { WriteTextFileRequest } from '../../protocol';
-import { ErrorCodes } from '../../protocol/errors';
-import { RpcError, resolveWorkspacePath } from './workspacePaths';
+import { RpcError } from '../../protocol/errors';
+import { resolveWorkspacePath } from './workspacePaths';
 
 type WriteLog = Pick<ConnectionLog, 'info' | 'warn' | 'error'>;
 
@@ -29,7 +29,7 @@ export async function writeTextFile(request: WriteTextFileRequest, log?: WriteLo
   await beforeWrite?.(uri);
   const fail = (why: string) => {
     log?.error(`fs/write_text_file ${uri.fsPath} failed: ${why}`);
-    return new RpcError(ErrorCodes.InternalError, `Could not write ${request.path}: ${why}`);
+    return RpcError.internal(`Could not write ${request.path}: ${why}`);
   };
 
   let document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Transcript, TranscriptEvent } from '../../session/transcript';
 import type { ToolEntryView } from '../../webview-protocol/entries';
+import { toZeroBasedLine } from '../../workspace/lines';
 import { resolveWorkspacePath } from './workspacePaths';
 
 /** What a running tool call points at: its first location, else the file of its first diff. */
@@ -78,9 +79,8 @@ export class Follower implements vscode.Disposable {
       const document = await vscode.workspace.openTextDocument(uri);
       const editor = await vscode.window.showTextDocument(document, { preserveFocus: true, preview: true });
       if (this.followed.get(toolCallId) !== state) return;
-      // ACP lines are 1-based; without a line the whole file is the call's.
-      const first = line === null ? 0 : Math.min(Math.max(line - 1, 0), document.lineCount - 1);
-      const range = line === null ? new vscode.Range(0, 0, 0, 0) : document.lineAt(first).range;
+      // Without a line the whole file is the call's.
+      const range = line === null ? new vscode.Range(0, 0, 0, 0) : document.lineAt(toZeroBasedLine(line, document.lineCount)).range;
       editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
       state.uri = uri;
       state.range = range;

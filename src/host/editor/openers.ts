@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { linkTarget } from '../../workspace/linkTarget';
+import { toZeroBasedLine } from '../../workspace/lines';
 import { resolveWorkspacePath } from './workspacePaths';
 
 /**
@@ -8,7 +9,7 @@ import { resolveWorkspacePath } from './workspacePaths';
  */
 export async function openLocation(requested: string, line: number | null): Promise<void> {
   const uri = await resolveWorkspacePath(requested);
-  const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+  const position = new vscode.Position(toZeroBasedLine(line), 0);
   await vscode.window.showTextDocument(uri, { selection: new vscode.Range(position, position), preview: true });
 }
 

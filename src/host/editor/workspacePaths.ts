@@ -2,18 +2,8 @@ import * as path from 'node:path';
 import { lstat, realpath } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ConnectionLog } from '../../agent/connection';
-import { ErrorCodes } from '../../protocol/errors';
+import { RpcError } from '../../protocol/errors';
 import { checkAgentPath, isInside } from '../../workspace/pathPolicy';
-
-/** An error the connection sends back with its JSON-RPC code. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Why a path was refused; thrown from inside the symlink walk and turned into -32602 below. */
 class Refusal extends Error {}
@@ -34,7 +24,7 @@ export async function resolveWorkspacePath(requested: string, log?: Pick<Connect
   const refuse = (why: string) => {
     const shown = JSON.stringify(requested.length > 300 ? `${requested.slice(0, 300)}…` : requested);
     log?.warn(`Refused path ${shown}: ${why}`);
-    return new RpcError(ErrorCodes.InvalidParams, `Refused path ${shown}: ${why}`);
+    return RpcError.invalidParams(`Refused path ${shown}: ${why}`);
   };
   const form = checkAgentPath(requested);
   if (!form.ok) throw refuse(form.reason);

@@ -15,9 +15,9 @@ import type {
   TerminalOutputResponse,
   WaitForTerminalExitRequest,
 } from '../../protocol';
-import { ErrorCodes } from '../../protocol/errors';
+import { RpcError } from '../../protocol/errors';
 import type { TerminalPort as TerminalPortContract } from '../../runtime/ports';
-import { RpcError, resolveWorkspacePath } from '../editor/workspacePaths';
+import { resolveWorkspacePath } from '../editor/workspacePaths';
 
 export interface TerminalPortOptions {
   /** The environment commands start from (the agent's: login shell or inherited). */
@@ -115,7 +115,7 @@ export class TerminalPort implements TerminalPortContract {
     if (requested === undefined || requested === null || requested === '') return this.options.workspaceFolder;
     const resolved = (await resolveWorkspacePath(requested, this.options.log)).fsPath;
     const info = await stat(resolved).catch(() => undefined);
-    if (!info?.isDirectory()) throw new RpcError(ErrorCodes.InvalidParams, `Refused cwd ${JSON.stringify(requested)}: it is not a directory`);
+    if (!info?.isDirectory()) throw RpcError.invalidParams(`Refused cwd ${JSON.stringify(requested)}: it is not a directory`);
     return resolved;
   }
 

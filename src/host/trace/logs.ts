@@ -1,27 +1,23 @@
 import * as vscode from 'vscode';
 import type { ConnectionLog, TraceDirection } from '../../agent/connection';
-import { TraceStore } from '../../runtime/trace';
+import { SecretScrubbers, scrubbingLog } from '../../runtime/secrets';
+import { DEFAULT_TRACE_LIMITS, TraceStore } from '../../runtime/trace';
 import { TraceView } from './traceView';
 
 /** One log channel for the extension, and the protocol trace a user can attach to a bug report. */
 export class Logs implements vscode.Disposable {
   readonly channel = vscode.window.createOutputChannel('ACP Host', { log: true });
+  /** Each agent's secrets (its runtime feeds them): what the log and the trace must not show. */
+  readonly secrets = new SecretScrubbers();
   /** Every message both ways, per agent: bounded, secrets redacted (see trace.ts). */
-  readonly trace = new TraceStore();
+  readonly trace = new TraceStore(DEFAULT_TRACE_LIMITS, this.secrets);
   private readonly traceView = new TraceView(this.trace);
 
-  get connectionLog(): ConnectionLog {
-    return {
-      info: (m) => this.channel.info(m),
-      warn: (m) => this.channel.warn(m),
-      error: (m) => this.channel.error(m),
-    };
-  }
+  /** What agents, their sessions and the ports serving them log: an agent's words may quote a secret of any agent's. */
+  readonly connectionLog: ConnectionLog = scrubbingLog(this.channel, this.secrets);
 
   /** Records one message of `agent`'s protocol trace (redacted and clipped on the way in). */
   addTrace(agent: string, direction: TraceDirection, message: unknown): void {
-    // Each start re-reads the agent's configured env: its values are masked wherever they appear.
-    if (direction === 'send' && (message as { method?: unknown } | null)?.method === 'initialize') this.trace.addSecrets(agent, configuredEnvValues(agent));
     this.trace.add(agent, direction, message);
   }
 
@@ -41,16 +37,4 @@ export class Logs implements vscode.Disposable {
     this.traceView.dispose();
     this.channel.dispose();
   }
-}
-
-/** The values of the `env` an agent is configured with in acpHost.agents (API keys, typically). */
-function configuredEnvValues(agent: string): string[] {
-  const agents = vscode.workspace.getConfiguration('acpHost').get<unknown[]>('agents') ?? [];
-  const values: string[] = [];
-  for (const entry of agents) {
-    const { name, env } = (entry ?? {}) as { name?: unknown; env?: unknown };
-    if (name !== agent || typeof env !== 'object' || env === null) continue;
-    for (const value of Object.values(env)) if (typeof value === 'string') values.push(value);
-  }
-  return values;
 }
