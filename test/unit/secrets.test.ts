@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { AcpConnection } from '../../src/agent/connection';
 import { currentEnv } from '../../src/agent/environment';
-import { AgentController } from '../../src/session/agentSession';
+import { AgentSession } from '../../src/session/agentSession';
 import { AgentRuntime } from '../../src/runtime/agentRuntime';
 import type { SessionEndpoint } from '../../src/runtime/agentRuntime';
 import type { AgentDefinition, AgentPorts } from '../../src/runtime/ports';
@@ -126,7 +126,7 @@ test('stored secrets and the configured env feed the agent’s scrubber: its std
     storedSecrets: async () => ({ STORED: 'stored-secret-1' }),
     secrets: (name) => scrubbers.for(name),
   };
-  const controller = new AgentController(leakyStarter(), SETTINGS, ports);
+  const controller = new AgentSession(leakyStarter(), SETTINGS, ports);
   try {
     await controller.start();
     assert.equal(controller.runtime.secrets, scrubbers.for('Leaky'), 'the runtime feeds the host’s scrubber');
@@ -195,7 +195,7 @@ test('what the agent says with a secret it was given is masked in the saved sess
     launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'trace-agent.js')], cwd: FIXTURES, env: { ...currentEnv(), MY_API_KEY: KEY } }),
   };
   const store = new SessionStore(new FakeMemento());
-  const tabs = new SessionTabs({ runtime: (a) => new AgentRuntime(a, SETTINGS, ports), session: (a, runtime, options) => new AgentController(a, SETTINGS, ports, { ...options, runtime }) }, store);
+  const tabs = new SessionTabs({ runtime: (a) => new AgentRuntime(a, SETTINGS, ports), session: (a, runtime, options) => new AgentSession(a, SETTINGS, ports, { ...options, runtime }) }, store);
   const tab = tabs.open(agent);
   try {
     await tab.controller.start();
