@@ -16,11 +16,11 @@ import type { AgentDefinition, AgentPorts } from '../../src/runtime/ports';
 import { MASK, REDACTED, SecretScrubber, SecretScrubbers, redact, redactFields, scrubbingLog, urlCredentials } from '../../src/runtime/secrets';
 import { TraceStore } from '../../src/runtime/trace';
 import { SessionStore } from '../../src/host/sessions/sessionStore';
-import type { Memento } from '../../src/host/sessions/sessionStore';
 import { SessionTabs } from '../../src/session/sessionTabs';
 import { agentMethods } from '../../src/protocol';
 import type { McpServer } from '../../src/protocol';
 import { FakePeer, recordingLog } from './helpers/streams';
+import { FakeMemento } from './helpers/memento';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
 const SETTINGS = { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' };
@@ -171,18 +171,6 @@ test('MCP credentials feed the scrubber before session/new is traced; a sign-in 
     await runtime.stop();
   }
 });
-
-class FakeMemento implements Memento {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  update(key: string, value: unknown): Thenable<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, JSON.parse(JSON.stringify(value)));
-    return Promise.resolve();
-  }
-}
 
 test('what the agent says with a secret it was given is masked in the saved session and the trace, not in the live transcript', TIMEOUT, async () => {
   const KEY = 'sk-configured-key-9';

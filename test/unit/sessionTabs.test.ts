@@ -8,27 +8,14 @@ import { AgentSession } from '../../src/session/agentSession';
 import { AgentRuntime } from '../../src/runtime/agentRuntime';
 import type { AgentDefinition, AgentPorts } from '../../src/runtime/ports';
 import { MAX_RECORDS, MAX_TRANSCRIPTS, MAX_TRANSCRIPT_CHARS, SessionStore } from '../../src/host/sessions/sessionStore';
-import type { Memento } from '../../src/host/sessions/sessionStore';
 import { SessionTabs } from '../../src/session/sessionTabs';
 import { currentEnv } from '../../src/agent/environment';
+import { FakeMemento } from './helpers/memento';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
 const SETTINGS = { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' };
 const silent = { info() {}, warn() {}, error() {} };
 const ports: AgentPorts = { readTextFile: async () => 'x', log: silent, onTrace: () => undefined };
-
-class FakeMemento implements Memento {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  update(key: string, value: unknown): Thenable<void> {
-    // What VS Code stores is JSON (a reference kept by the caller must not leak in); undefined deletes.
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, JSON.parse(JSON.stringify(value)));
-    return Promise.resolve();
-  }
-}
 
 const agent = (name: string): AgentDefinition => ({
   name,
