@@ -191,7 +191,9 @@ test('conversations survive reloading the window, with and without session/load;
     await new Promise((r) => setTimeout(r, 1500));
     await wb.page.reload();
     await wb.page.locator('.activitybar [aria-label^="ACP Host"]').first().waitFor({ timeout: 60000 });
-    let reloaded = await findFrame(wb.page, '#prompt', 5000).catch(() => undefined);
+    // The panel that was open comes back by itself; on a loaded machine that can take a while, and
+    // clicking the activity bar icon of a container already shown closes it: wait before clicking.
+    let reloaded = await findFrame(wb.page, '#prompt', 30000).catch(() => undefined);
     if (!reloaded) {
       await wb.page.locator('.activitybar [aria-label^="ACP Host"]').first().click({ timeout: 30000 });
       reloaded = await findFrame(wb.page, '#prompt', 60000);
