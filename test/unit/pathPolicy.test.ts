@@ -1,4 +1,4 @@
-// The pure half of path confinement (src/host/pathPolicy.ts): every hostile form an agent can
+// The pure half of path confinement (src/workspace/pathPolicy.ts): every hostile form an agent can
 // send is refused before any I/O, on POSIX and on Windows path rules.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +15,7 @@ function refused(result: ReturnType<typeof checkAgentPath>, why: RegExp): void {
 }
 
 test('pathPolicy.ts is vscode-free (unit-testable)', () => {
-  const text = readFileSync(path.resolve(__dirname, '../../../src/host/pathPolicy.ts'), 'utf8');
+  const text = readFileSync(path.resolve(__dirname, '../../../src/workspace/pathPolicy.ts'), 'utf8');
   assert.doesNotMatch(text, /from ['"]vscode['"]/);
 });
 
