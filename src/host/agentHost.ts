@@ -3,8 +3,9 @@ import { AgentController } from '../session/agentSession';
 import type { SessionOptions } from '../session/agentSession';
 import type { AgentDefinition, AgentPorts } from '../runtime/ports';
 import { AgentRuntime } from '../runtime/agentRuntime';
-import { baseEnv, controllerSettings, defaultAgentName, listAgents, mcpServers } from './config/agentConfig';
+import { baseEnv, controllerSettings, listAgents, mcpServers } from './config/agentConfig';
 import type { AgentChoice } from './config/agentConfig';
+import { SettingChanges, setting, updateSetting } from './config/settings';
 import { AgentViewProvider } from './panel/agentView';
 import { AgentSecrets, runLoginTerminal } from './auth/authPorts';
 import { MentionPicker, readForEmbed, selectionAttachments } from './attachments/attachmentSources';
@@ -38,7 +39,7 @@ export class AgentHost implements vscode.Disposable {
   readonly mentions = new MentionPicker();
   /** Review of the agent's edits; it outlives agents (the changed files stay the user's to review). */
   readonly reviewer = new EditReviewer(this.logs.channel);
-  private readonly follower = new Follower(followSetting(), (m) => this.logs.channel.info(m));
+  private readonly follower = new Follower(setting('followAgent'), (m) => this.logs.channel.info(m));
   /**
    * A start refused for an untrusted workspace is retried once the user trusts it. (The manifest's
    * `untrustedWorkspaces.supported: false` already keeps VS Code from activating us in Restricted
@@ -50,12 +51,12 @@ export class AgentHost implements vscode.Disposable {
     this.startWhenTrusted = false;
     void this.startAgent().catch((error: Error) => this.logs.channel.error(`Start after trust failed: ${error.message}`));
   });
-  private readonly configWatch = vscode.workspace.onDidChangeConfiguration((event) => {
-    // The panel's agent picker lists what is configured now.
-    if (event.affectsConfiguration('acpHost.agents')) this.view.attach(this.feedSource(this.current));
-    if (!event.affectsConfiguration('acpHost.followAgent')) return;
-    this.follower.setEnabled(followSetting());
-    for (const tab of this.tabs.all) tab.controller.session.setFollow(followSetting());
+  private readonly settingChanges = new SettingChanges();
+  // The panel's agent picker lists what is configured now.
+  private readonly agentsWatch = this.settingChanges.onDidChange('agents', () => this.view.attach(this.feedSource(this.current)));
+  private readonly followWatch = this.settingChanges.onDidChange('followAgent', (follow) => {
+    this.follower.setEnabled(follow);
+    for (const tab of this.tabs.all) tab.controller.session.setFollow(follow);
   });
   private readonly store: SessionStore;
   readonly tabs: SessionTabs;
@@ -99,7 +100,7 @@ export class AgentHost implements vscode.Disposable {
     if (this.current && this.current !== controller) controller.adoptAttachments(this.current);
     this.current = controller;
     this.tabs.show(tab.key);
-    controller.session.setFollow(followSetting());
+    controller.session.setFollow(setting('followAgent'));
     this.view.attach(this.feedSource(controller));
     this.follower.attach(controller.transcript);
     // A session brought back without a saved transcript gets its conversation from the agent
@@ -161,8 +162,7 @@ export class AgentHost implements vscode.Disposable {
    */
   async chooseAgent(name: string): Promise<void> {
     if (!this.agentChoices().some((a) => a.name === name)) throw new Error(`No agent named "${name}" is configured.`);
-    const config = vscode.workspace.getConfiguration('acpHost');
-    if (config.get<string>('defaultAgent') !== name) await config.update('defaultAgent', name, vscode.ConfigurationTarget.Global);
+    if (setting('defaultAgent') !== name) await updateSetting('defaultAgent', name);
     await this.startAgent(name);
   }
 
@@ -297,8 +297,8 @@ export class AgentHost implements vscode.Disposable {
         case 'reviewUndo':
           return this.reviewer.undo(intent.path);
         case 'setFollow':
-          // The setting is the one source of truth; the configuration watcher applies it.
-          return vscode.workspace.getConfiguration('acpHost').update('followAgent', intent.enabled, vscode.ConfigurationTarget.Global);
+          // The setting is the one source of truth; its change event applies it.
+          return updateSetting('followAgent', intent.enabled);
         case 'mention':
           return this.mention();
         case 'attachSelection':
@@ -329,7 +329,7 @@ export class AgentHost implements vscode.Disposable {
     });
   }
 
-  private pickAgent(name = defaultAgentName()): AgentChoice {
+  private pickAgent(name = setting('defaultAgent')): AgentChoice {
     const agents = this.agentChoices();
     const agent = agents.find((a) => a.name === name);
     if (!agent) this.logs.channel.warn(`acpHost.defaultAgent names "${name}", which is not configured; using ${agents[0].name}.`);
@@ -390,7 +390,9 @@ export class AgentHost implements vscode.Disposable {
     this.diffs.dispose();
     this.reviewer.dispose();
     this.follower.dispose();
-    this.configWatch.dispose();
+    this.followWatch.dispose();
+    this.agentsWatch.dispose();
+    this.settingChanges.dispose();
     this.trustWatch.dispose();
     void this.tabs.dispose();
     this.logs.dispose();
@@ -400,10 +402,6 @@ export class AgentHost implements vscode.Disposable {
 /** A session nothing was said in yet: replacing it loses nothing. */
 function isUnused(controller: AgentController): boolean {
   return controller.transcript.entries.length === 0 && controller.session.view.queue.length === 0;
-}
-
-function followSetting(): boolean {
-  return vscode.workspace.getConfiguration('acpHost').get<boolean>('followAgent') ?? true;
 }
 
 /** What the panel reports about a pasted or dropped file it did not read. */

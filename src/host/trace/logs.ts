@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionLog, TraceDirection } from '../../agent/connection';
 import { TraceStore } from '../../runtime/trace';
+import { setting } from '../config/settings';
 import { TraceView } from './traceView';
 
 /** One log channel for the extension, and the protocol trace a user can attach to a bug report. */
@@ -45,9 +46,8 @@ export class Logs implements vscode.Disposable {
 
 /** The values of the `env` an agent is configured with in acpHost.agents (API keys, typically). */
 function configuredEnvValues(agent: string): string[] {
-  const agents = vscode.workspace.getConfiguration('acpHost').get<unknown[]>('agents') ?? [];
   const values: string[] = [];
-  for (const entry of agents) {
+  for (const entry of setting('agents')) {
     const { name, env } = (entry ?? {}) as { name?: unknown; env?: unknown };
     if (name !== agent || typeof env !== 'object' || env === null) continue;
     for (const value of Object.values(env)) if (typeof value === 'string') values.push(value);
