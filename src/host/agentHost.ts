@@ -6,6 +6,7 @@ import { AgentRuntime } from '../runtime/agentRuntime';
 import { baseEnv, controllerSettings, listAgents, mcpServers } from './config/agentConfig';
 import type { AgentChoice } from './config/agentConfig';
 import { SettingChanges, setting, updateSetting } from './config/settings';
+import { DisposableStore } from './disposables';
 import { AgentViewProvider } from './panel/agentView';
 import { AgentSecrets, runLoginTerminal } from './auth/authPorts';
 import { MentionPicker, readForEmbed, selectionAttachments } from './attachments/attachmentSources';
@@ -30,51 +31,64 @@ import type { FeedSource } from '../view/viewFeed';
  * which the panel shows. The panel, the review and follow-the-agent follow the shown session.
  */
 export class AgentHost implements vscode.Disposable {
-  readonly logs = new Logs();
+  /** Everything the host makes or registers that must be disposed; first in the class, so every field can add to it. */
+  private readonly disposables = new DisposableStore();
+  readonly logs = this.disposables.add(new Logs());
   readonly view: AgentViewProvider;
   /** Values of `env_var` sign-ins, in SecretStorage. Public: tests replace its prompter. */
   readonly secrets: AgentSecrets;
-  private readonly diffs = new DiffDocuments();
+  private readonly diffs = this.disposables.add(new DiffDocuments());
   /** The @-mention QuickPick (public: the integration tests drive it). */
   readonly mentions = new MentionPicker();
   /** Review of the agent's edits; it outlives agents (the changed files stay the user's to review). */
-  readonly reviewer = new EditReviewer(this.logs.channel);
-  private readonly follower = new Follower(setting('followAgent'), (m) => this.logs.channel.info(m));
+  readonly reviewer = this.disposables.add(new EditReviewer(this.logs.channel));
+  private readonly follower = this.disposables.add(new Follower(setting('followAgent'), (m) => this.logs.channel.info(m)));
   /**
    * A start refused for an untrusted workspace is retried once the user trusts it. (The manifest's
    * `untrustedWorkspaces.supported: false` already keeps VS Code from activating us in Restricted
    * Mode, so this is defence in depth for hosts that activate us anyway.)
    */
   private startWhenTrusted = false;
-  private readonly trustWatch = vscode.workspace.onDidGrantWorkspaceTrust(() => {
-    if (!this.startWhenTrusted) return;
-    this.startWhenTrusted = false;
-    void this.startAgent().catch((error: Error) => this.logs.channel.error(`Start after trust failed: ${error.message}`));
-  });
-  private readonly settingChanges = new SettingChanges();
-  // The panel's agent picker lists what is configured now.
-  private readonly agentsWatch = this.settingChanges.onDidChange('agents', () => this.view.attach(this.feedSource(this.current)));
-  private readonly followWatch = this.settingChanges.onDidChange('followAgent', (follow) => {
-    this.follower.setEnabled(follow);
-    for (const tab of this.tabs.all) tab.controller.session.setFollow(follow);
-  });
   private readonly store: SessionStore;
   readonly tabs: SessionTabs;
   private current!: AgentController;
 
   constructor(private readonly extension: vscode.ExtensionContext) {
     this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m));
-    this.view = new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel);
+    this.view = this.disposables.add(new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel));
     this.store = new SessionStore(extension.workspaceState);
-    this.tabs = new SessionTabs(
-      {
-        runtime: (agent) => this.createRuntime(agent),
-        session: (agent, runtime, options) => this.createController(agent, runtime, options),
-        closed: (controller) => this.reviewer.unwatch(controller),
-      },
-      this.store,
+    this.tabs = this.disposables.add(
+      new SessionTabs(
+        {
+          runtime: (agent) => this.createRuntime(agent),
+          session: (agent, runtime, options) => this.createController(agent, runtime, options),
+          closed: (controller) => this.reviewer.unwatch(controller),
+        },
+        this.store,
+      ),
     );
+    this.watch();
     this.show(this.restoreTabs());
+  }
+
+  /** Workspace trust, and the settings the open sessions follow. */
+  private watch(): void {
+    this.disposables.add(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        if (!this.startWhenTrusted) return;
+        this.startWhenTrusted = false;
+        void this.startAgent().catch((error: Error) => this.logs.channel.error(`Start after trust failed: ${error.message}`));
+      }),
+    );
+    const settings = this.disposables.add(new SettingChanges());
+    // The panel's agent picker lists what is configured now.
+    this.disposables.add(settings.onDidChange('agents', () => this.view.attach(this.feedSource(this.current))));
+    this.disposables.add(
+      settings.onDidChange('followAgent', (follow) => {
+        this.follower.setEnabled(follow);
+        for (const tab of this.tabs.all) tab.controller.session.setFollow(follow);
+      }),
+    );
   }
 
   /**
@@ -385,17 +399,9 @@ export class AgentHost implements vscode.Disposable {
     return value;
   }
 
+  /** The watchers go first, then the sessions (their agents stop); the log last. */
   dispose(): void {
-    this.view.dispose();
-    this.diffs.dispose();
-    this.reviewer.dispose();
-    this.follower.dispose();
-    this.followWatch.dispose();
-    this.agentsWatch.dispose();
-    this.settingChanges.dispose();
-    this.trustWatch.dispose();
-    void this.tabs.dispose();
-    this.logs.dispose();
+    this.disposables.dispose();
   }
 }
 
