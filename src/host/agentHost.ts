@@ -7,15 +7,16 @@ import { baseEnv, controllerSettings, listAgents, mcpServers } from './config/ag
 import type { AgentChoice } from './config/agentConfig';
 import { SettingChanges, setting, updateSetting } from './config/settings';
 import { DisposableStore } from './disposables';
+import { COMMAND_IDS, dispatchIntent, runCommand } from './panel/actions';
+import type { ActionHost, PanelIntent, ShownSession } from './panel/actions';
 import { AgentViewProvider } from './panel/agentView';
+import { VsCodeWorkbench } from './panel/workbench';
 import { AgentSecrets, runLoginTerminal } from './auth/authPorts';
 import { MentionPicker, readForEmbed, selectionAttachments } from './attachments/attachmentSources';
-import { DiffDocuments } from './editor/diffDocuments';
 import { readTextFile } from './editor/fileReader';
 import { writeTextFile } from './editor/fileWriter';
 import { Follower } from './editor/follow';
 import { Logs } from './trace/logs';
-import { openLink, openLocation } from './editor/openers';
 import { TerminalPort } from './terminals/terminalPort';
 import { EditReviewer } from './editor/review/editReviewer';
 import { pickFromHistory } from './sessions/sessionHistory';
@@ -23,21 +24,22 @@ import type { HistoryEntry } from './sessions/sessionHistory';
 import { SessionStore } from './sessions/sessionStore';
 import { SessionTabs } from '../session/sessionTabs';
 import type { Tab } from '../session/sessionTabs';
-import type { StatusView, ViewToHost } from '../webview-protocol/messages';
+import type { StatusView } from '../webview-protocol/messages';
 import type { FeedSource } from '../view/viewFeed';
 
 /**
  * The extension's long-lived state: logs, the view, and the open sessions (SessionTabs), one of
  * which the panel shows. The panel, the review and follow-the-agent follow the shown session.
+ * What the user does, in the panel or the palette, runs through the action table (panel/actions.ts).
  */
-export class AgentHost implements vscode.Disposable {
+export class AgentHost implements ActionHost, vscode.Disposable {
   /** Everything the host makes or registers that must be disposed; first in the class, so every field can add to it. */
   private readonly disposables = new DisposableStore();
   readonly logs = this.disposables.add(new Logs());
   readonly view: AgentViewProvider;
   /** Values of `env_var` sign-ins, in SecretStorage. Public: tests replace its prompter. */
   readonly secrets: AgentSecrets;
-  private readonly diffs = this.disposables.add(new DiffDocuments());
+  readonly workbench: VsCodeWorkbench;
   /** The @-mention QuickPick (public: the integration tests drive it). */
   readonly mentions = new MentionPicker();
   /** Review of the agent's edits; it outlives agents (the changed files stay the user's to review). */
@@ -55,6 +57,7 @@ export class AgentHost implements vscode.Disposable {
 
   constructor(private readonly extension: vscode.ExtensionContext) {
     this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m));
+    this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets));
     this.view = this.disposables.add(new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel));
     this.store = new SessionStore(extension.workspaceState);
     this.tabs = this.disposables.add(
@@ -69,6 +72,8 @@ export class AgentHost implements vscode.Disposable {
     );
     this.watch();
     this.show(this.restoreTabs());
+    this.disposables.add(vscode.window.registerWebviewViewProvider(AgentViewProvider.viewId, this.view, { webviewOptions: { retainContextWhenHidden: false } }));
+    for (const id of COMMAND_IDS) this.disposables.add(vscode.commands.registerCommand(id, () => runCommand(this, id)));
   }
 
   /** Workspace trust, and the settings the open sessions follow. */
@@ -120,22 +125,14 @@ export class AgentHost implements vscode.Disposable {
     // A session brought back without a saved transcript gets its conversation from the agent
     // (session/load) without waiting for a prompt; one with a transcript starts when it is used.
     const nothingShown = controller.transcript.entries.length === 0;
-    if (controller.agentSessionId && nothingShown && controller.currentStatus.phase === 'idle' && vscode.workspace.isTrusted) void this.startShown();
-  }
-
-  /** @-mention: the chosen files and folders become attachments of the prompt being composed. */
-  async mention(): Promise<void> {
-    // The agent starts meanwhile, so its capabilities are known when the choice comes.
-    if (this.current.currentStatus.phase === 'idle') void this.startShown();
-    const chosen = await this.mentions.pick();
-    for (const attachment of chosen) this.current.attach(attachment);
+    if (controller.agentSessionId && nothingShown && controller.currentStatus.phase === 'idle' && vscode.workspace.isTrusted) void this.startSession();
   }
 
   /** acpHost.addSelection: the active editor's selection (or the cursor's line) becomes an attachment. */
   async addSelection(): Promise<void> {
     const attachments = selectionAttachments(vscode.window.activeTextEditor);
     if (typeof attachments === 'string') return this.current.noteAttachment(attachments);
-    if (this.current.currentStatus.phase === 'idle') await this.startShown();
+    if (this.current.currentStatus.phase === 'idle') await this.startSession();
     for (const attachment of attachments) this.current.attach(attachment);
   }
 
@@ -192,27 +189,27 @@ export class AgentHost implements vscode.Disposable {
       this.show(this.tabs.open(wanted));
       if (unused && isUnused(unused.controller)) await this.tabs.close(unused.key);
     }
-    await this.startShown();
+    await this.startSession();
   }
 
-  /** Starts the shown session (with the agent's definition as configured now). */
-  private async startShown(): Promise<void> {
+  /** Starts a session, the shown one by default (with its agent's definition as configured now). */
+  async startSession(session: ShownSession = this.current): Promise<void> {
     if (!vscode.workspace.isTrusted) {
       this.startWhenTrusted = true;
       void vscode.window.showWarningMessage('ACP Host starts agents only in a trusted workspace.');
       return;
     }
-    const configured = this.agentChoices().find((a) => a.name === this.current.agentName);
+    const configured = this.agentChoices().find((a) => a.name === session.currentStatus.agentName);
     // A configuration change since the last start takes effect when the process starts again.
     if (configured) this.tabs.runtimeFor(configured);
-    await this.current.start();
+    await session.start();
   }
 
   /** A new session with the shown session's agent, shown and started. */
   async newSession(): Promise<void> {
     const agent = this.agentChoices().find((a) => a.name === this.current.agentName) ?? this.pickAgent();
     this.show(this.tabs.open(agent));
-    await this.startShown();
+    await this.startSession();
   }
 
   /** Closes a session (the shown one by default); the panel shows another, or a new one when none is left. */
@@ -234,7 +231,7 @@ export class AgentHost implements vscode.Disposable {
   async openFromHistory(): Promise<void> {
     const runtime = this.current.runtime;
     // The agent's own list needs it running (a failed start falls back to the sessions kept here).
-    if (!runtime.current) await this.startShown();
+    if (!runtime.current) await this.startSession();
     const entry = await pickFromHistory({
       runtime: runtime.features.has('list') ? runtime : undefined,
       store: this.store,
@@ -252,7 +249,7 @@ export class AgentHost implements vscode.Disposable {
     const unused = this.tabs.shown;
     this.show(this.tabs.open(agent, { sessionId: entry.sessionId, title: entry.title || undefined }));
     if (unused && isUnused(unused.controller)) await this.tabs.close(unused.key);
-    await this.startShown();
+    await this.startSession();
   }
 
   /** session/delete when the agent offers it (its tab closes first), and it leaves the history. */
@@ -266,81 +263,8 @@ export class AgentHost implements vscode.Disposable {
   }
 
   /** What the user did in the panel (already validated). Public for the integration tests. */
-  handleIntent(intent: ViewToHost): Promise<void> {
-    const run = async () => {
-      switch (intent.type) {
-        case 'start':
-          return this.startShown();
-        case 'authenticate':
-          return this.current.authenticate(intent.methodId);
-        case 'chooseAgent':
-          return this.chooseAgent(intent.name);
-        case 'restart':
-          return this.current.restart();
-        case 'prompt':
-          if (this.current.currentStatus.phase === 'idle') await this.startShown();
-          return this.current.prompt(intent.text);
-        case 'unqueue':
-          return this.current.unqueue(intent.id);
-        case 'cancel':
-          return this.current.cancel();
-        case 'permission':
-          return this.current.choosePermission(intent.toolCallId, intent.optionId);
-        case 'elicitation':
-          // A refused answer keeps the form open with the reason: nothing more to do here.
-          this.current.answerElicitation(intent.requestKey, intent.action, intent.content);
-          return;
-        case 'setMode':
-          return this.current.setMode(intent.modeId);
-        case 'setConfigOption':
-          return this.current.setConfigOption(intent.configId, intent.value);
-        case 'openDiff': {
-          const diff = this.current.transcript.diffSource(intent.index, intent.contentIndex);
-          // A session restored after a reload kept the diff's summary, not its full texts.
-          if (!diff) throw new Error('The full texts of this diff are not available any more (the session was restored after a window reload).');
-          return this.diffs.open(diff);
-        }
-        case 'openLocation':
-          return openLocation(intent.path, intent.line);
-        case 'openLink':
-          return openLink(intent.href);
-        case 'reviewOpen':
-          return this.reviewer.open(intent.path);
-        case 'reviewKeep':
-          return this.reviewer.keep(intent.path);
-        case 'reviewUndo':
-          return this.reviewer.undo(intent.path);
-        case 'setFollow':
-          // The setting is the one source of truth; its change event applies it.
-          return updateSetting('followAgent', intent.enabled);
-        case 'mention':
-          return this.mention();
-        case 'attachSelection':
-          return this.addSelection();
-        case 'detach':
-          return this.current.detach(intent.id);
-        case 'attachImage':
-          // Started first, so an agent without image support refuses it now, not at send time.
-          if (this.current.currentStatus.phase === 'idle') await this.startShown();
-          this.current.attach({ kind: 'image', name: intent.name, mimeType: intent.mimeType, data: intent.data });
-          return;
-        case 'switchSession':
-          return this.switchSession(intent.key);
-        case 'newSession':
-          return this.newSession();
-        case 'closeSession':
-          return this.closeSession(intent.key);
-        case 'sessionHistory':
-          return this.openFromHistory();
-        case 'attachRefused':
-          return this.current.noteAttachment(`${intent.name} was not attached: ${ATTACH_REFUSALS[intent.reason]}`);
-      }
-    };
-    return run().catch((error: Error) => {
-      this.logs.channel.error(`${intent.type} failed: ${error.stack ?? error.message}`);
-      // What the user clicked must say why nothing happened.
-      if (intent.type.startsWith('open')) void vscode.window.showWarningMessage(error.message);
-    });
+  handleIntent(intent: PanelIntent): Promise<void> {
+    return dispatchIntent(this, intent);
   }
 
   private pickAgent(name = setting('defaultAgent')): AgentChoice {
@@ -399,7 +323,7 @@ export class AgentHost implements vscode.Disposable {
     return value;
   }
 
-  /** The watchers go first, then the sessions (their agents stop); the log last. */
+  /** The commands and the view go first, then the watchers and the sessions (their agents stop); the log last. */
   dispose(): void {
     this.disposables.dispose();
   }
@@ -409,10 +333,3 @@ export class AgentHost implements vscode.Disposable {
 function isUnused(controller: AgentController): boolean {
   return controller.transcript.entries.length === 0 && controller.session.view.queue.length === 0;
 }
-
-/** What the panel reports about a pasted or dropped file it did not read. */
-const ATTACH_REFUSALS = {
-  tooLarge: 'images larger than 5 MB are not attached.',
-  unsupportedType: 'only PNG, JPEG, GIF and WebP images can be pasted or dropped (attach other files with @).',
-  unreadable: 'it could not be read.',
-} as const;
