@@ -1,21 +1,16 @@
 import * as vscode from 'vscode';
 import { AgentHost } from './host/agentHost';
-import { AgentViewProvider } from './host/panel/agentView';
-import { registerCommands } from './host/panel/commands';
 
 /** What tests (and other extensions) can reach: the live host, nothing more. */
 export interface AcpHostApi {
   host: AgentHost;
 }
 
+/** The host registers the panel and the commands itself, and disposes all it made when VS Code disposes it. */
 export function activate(context: vscode.ExtensionContext): AcpHostApi | undefined {
   try {
     const host = new AgentHost(context);
-    context.subscriptions.push(
-      host,
-      vscode.window.registerWebviewViewProvider(AgentViewProvider.viewId, host.view, { webviewOptions: { retainContextWhenHidden: false } }),
-      ...registerCommands(host),
-    );
+    context.subscriptions.push(host);
     return { host };
   } catch (error) {
     // A failed activation must say why: otherwise the panel just stays empty.

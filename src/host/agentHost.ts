@@ -3,17 +3,20 @@ import { AgentSession } from '../session/agentSession';
 import type { SessionOptions } from '../session/agentSession';
 import type { AgentDefinition, AgentPorts } from '../runtime/ports';
 import { AgentRuntime } from '../runtime/agentRuntime';
-import { baseEnv, controllerSettings, defaultAgentName, listAgents, mcpServers } from './config/agentConfig';
+import { baseEnv, controllerSettings, listAgents, mcpServers } from './config/agentConfig';
 import type { AgentChoice } from './config/agentConfig';
+import { SettingChanges, setting, updateSetting } from './config/settings';
+import { DisposableStore } from './disposables';
+import { COMMAND_IDS, dispatchIntent, runCommand } from './panel/actions';
+import type { ActionHost, PanelIntent, ShownSession } from './panel/actions';
 import { AgentViewProvider } from './panel/agentView';
+import { VsCodeWorkbench } from './panel/workbench';
 import { AgentSecrets, runLoginTerminal } from './auth/authPorts';
 import { MentionPicker, readForEmbed, selectionAttachments } from './attachments/attachmentSources';
-import { DiffDocuments } from './editor/diffDocuments';
 import { readTextFile } from './editor/fileReader';
 import { writeTextFile } from './editor/fileWriter';
 import { Follower } from './editor/follow';
 import { Logs } from './trace/logs';
-import { openLink, openLocation } from './editor/openers';
 import { TerminalPort } from './terminals/terminalPort';
 import { EditReviewer } from './editor/review/editReviewer';
 import { pickFromHistory } from './sessions/sessionHistory';
@@ -21,60 +24,77 @@ import type { HistoryEntry } from './sessions/sessionHistory';
 import { SessionStore } from './sessions/sessionStore';
 import { SessionTabs } from '../session/sessionTabs';
 import type { Tab } from '../session/sessionTabs';
-import type { StatusView, ViewToHost } from '../webview-protocol/messages';
+import type { StatusView } from '../webview-protocol/messages';
 import type { FeedSource } from '../view/viewFeed';
 import { statusView } from '../view/projection';
 
 /**
  * The extension's long-lived state: logs, the view, and the open sessions (SessionTabs), one of
  * which the panel shows. The panel, the review and follow-the-agent follow the shown session.
+ * What the user does, in the panel or the palette, runs through the action table (panel/actions.ts).
  */
-export class AgentHost implements vscode.Disposable {
-  readonly logs = new Logs();
+export class AgentHost implements ActionHost, vscode.Disposable {
+  /** Everything the host makes or registers that must be disposed; first in the class, so every field can add to it. */
+  private readonly disposables = new DisposableStore();
+  readonly logs = this.disposables.add(new Logs());
   readonly view: AgentViewProvider;
   /** Values of `env_var` sign-ins, in SecretStorage. Public: tests replace its prompter. */
   readonly secrets: AgentSecrets;
-  private readonly diffs = new DiffDocuments();
+  readonly workbench: VsCodeWorkbench;
   /** The @-mention QuickPick (public: the integration tests drive it). */
   readonly mentions = new MentionPicker();
   /** Review of the agent's edits; it outlives agents (the changed files stay the user's to review). */
-  readonly reviewer = new EditReviewer(this.logs.channel);
-  private readonly follower = new Follower(followSetting(), (m) => this.logs.channel.info(m));
+  readonly reviewer = this.disposables.add(new EditReviewer(this.logs.channel));
+  private readonly follower = this.disposables.add(new Follower(setting('followAgent'), (m) => this.logs.channel.info(m)));
   /**
    * A start refused for an untrusted workspace is retried once the user trusts it. (The manifest's
    * `untrustedWorkspaces.supported: false` already keeps VS Code from activating us in Restricted
    * Mode, so this is defence in depth for hosts that activate us anyway.)
    */
   private startWhenTrusted = false;
-  private readonly trustWatch = vscode.workspace.onDidGrantWorkspaceTrust(() => {
-    if (!this.startWhenTrusted) return;
-    this.startWhenTrusted = false;
-    void this.startAgent().catch((error: Error) => this.logs.channel.error(`Start after trust failed: ${error.message}`));
-  });
-  private readonly configWatch = vscode.workspace.onDidChangeConfiguration((event) => {
-    // The panel's agent picker lists what is configured now.
-    if (event.affectsConfiguration('acpHost.agents')) this.view.attach(this.feedSource(this.current));
-    if (!event.affectsConfiguration('acpHost.followAgent')) return;
-    this.follower.setEnabled(followSetting());
-    for (const tab of this.tabs.all) tab.controller.session.setFollow(followSetting());
-  });
   private readonly store: SessionStore;
   readonly tabs: SessionTabs;
   private current!: AgentSession;
 
   constructor(private readonly extension: vscode.ExtensionContext) {
     this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m));
-    this.view = new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel);
+    this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets));
+    this.view = this.disposables.add(new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel));
     this.store = new SessionStore(extension.workspaceState);
-    this.tabs = new SessionTabs(
-      {
-        runtime: (agent) => this.createRuntime(agent),
-        session: (agent, runtime, options) => this.createController(agent, runtime, options),
-        closed: (controller) => this.reviewer.unwatch(controller),
-      },
-      this.store,
+    this.tabs = this.disposables.add(
+      new SessionTabs(
+        {
+          runtime: (agent) => this.createRuntime(agent),
+          session: (agent, runtime, options) => this.createController(agent, runtime, options),
+          closed: (controller) => this.reviewer.unwatch(controller),
+        },
+        this.store,
+      ),
     );
+    this.watch();
     this.show(this.restoreTabs());
+    this.disposables.add(vscode.window.registerWebviewViewProvider(AgentViewProvider.viewId, this.view, { webviewOptions: { retainContextWhenHidden: false } }));
+    for (const id of COMMAND_IDS) this.disposables.add(vscode.commands.registerCommand(id, () => runCommand(this, id)));
+  }
+
+  /** Workspace trust, and the settings the open sessions follow. */
+  private watch(): void {
+    this.disposables.add(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        if (!this.startWhenTrusted) return;
+        this.startWhenTrusted = false;
+        void this.startAgent().catch((error: Error) => this.logs.channel.error(`Start after trust failed: ${error.message}`));
+      }),
+    );
+    const settings = this.disposables.add(new SettingChanges());
+    // The panel's agent picker lists what is configured now.
+    this.disposables.add(settings.onDidChange('agents', () => this.view.attach(this.feedSource(this.current))));
+    this.disposables.add(
+      settings.onDidChange('followAgent', (follow) => {
+        this.follower.setEnabled(follow);
+        for (const tab of this.tabs.all) tab.controller.session.setFollow(follow);
+      }),
+    );
   }
 
   /**
@@ -100,28 +120,20 @@ export class AgentHost implements vscode.Disposable {
     if (this.current && this.current !== controller) controller.adoptAttachments(this.current);
     this.current = controller;
     this.tabs.show(tab.key);
-    controller.session.setFollow(followSetting());
+    controller.session.setFollow(setting('followAgent'));
     this.view.attach(this.feedSource(controller));
     this.follower.attach(controller.transcript);
     // A session brought back without a saved transcript gets its conversation from the agent
     // (session/load) without waiting for a prompt; one with a transcript starts when it is used.
     const nothingShown = controller.transcript.entries.length === 0;
-    if (controller.agentSessionId && nothingShown && controller.currentStatus.phase === 'idle' && vscode.workspace.isTrusted) void this.startShown();
-  }
-
-  /** @-mention: the chosen files and folders become attachments of the prompt being composed. */
-  async mention(): Promise<void> {
-    // The agent starts meanwhile, so its capabilities are known when the choice comes.
-    if (this.current.currentStatus.phase === 'idle') void this.startShown();
-    const chosen = await this.mentions.pick();
-    for (const attachment of chosen) this.current.attach(attachment);
+    if (controller.agentSessionId && nothingShown && controller.currentStatus.phase === 'idle' && vscode.workspace.isTrusted) void this.startSession();
   }
 
   /** acpHost.addSelection: the active editor's selection (or the cursor's line) becomes an attachment. */
   async addSelection(): Promise<void> {
     const attachments = selectionAttachments(vscode.window.activeTextEditor);
     if (typeof attachments === 'string') return this.current.noteAttachment(attachments);
-    if (this.current.currentStatus.phase === 'idle') await this.startShown();
+    if (this.current.currentStatus.phase === 'idle') await this.startSession();
     for (const attachment of attachments) this.current.attach(attachment);
   }
 
@@ -162,8 +174,7 @@ export class AgentHost implements vscode.Disposable {
    */
   async chooseAgent(name: string): Promise<void> {
     if (!this.agentChoices().some((a) => a.name === name)) throw new Error(`No agent named "${name}" is configured.`);
-    const config = vscode.workspace.getConfiguration('acpHost');
-    if (config.get<string>('defaultAgent') !== name) await config.update('defaultAgent', name, vscode.ConfigurationTarget.Global);
+    if (setting('defaultAgent') !== name) await updateSetting('defaultAgent', name);
     await this.startAgent(name);
   }
 
@@ -179,27 +190,27 @@ export class AgentHost implements vscode.Disposable {
       this.show(this.tabs.open(wanted));
       if (unused && isUnused(unused.controller)) await this.tabs.close(unused.key);
     }
-    await this.startShown();
+    await this.startSession();
   }
 
-  /** Starts the shown session (with the agent's definition as configured now). */
-  private async startShown(): Promise<void> {
+  /** Starts a session, the shown one by default (with its agent's definition as configured now). */
+  async startSession(session: ShownSession = this.current): Promise<void> {
     if (!vscode.workspace.isTrusted) {
       this.startWhenTrusted = true;
       void vscode.window.showWarningMessage('ACP Host starts agents only in a trusted workspace.');
       return;
     }
-    const configured = this.agentChoices().find((a) => a.name === this.current.agentName);
+    const configured = this.agentChoices().find((a) => a.name === session.currentStatus.agentName);
     // A configuration change since the last start takes effect when the process starts again.
     if (configured) this.tabs.runtimeFor(configured);
-    await this.current.start();
+    await session.start();
   }
 
   /** A new session with the shown session's agent, shown and started. */
   async newSession(): Promise<void> {
     const agent = this.agentChoices().find((a) => a.name === this.current.agentName) ?? this.pickAgent();
     this.show(this.tabs.open(agent));
-    await this.startShown();
+    await this.startSession();
   }
 
   /** Closes a session (the shown one by default); the panel shows another, or a new one when none is left. */
@@ -221,7 +232,7 @@ export class AgentHost implements vscode.Disposable {
   async openFromHistory(): Promise<void> {
     const runtime = this.current.runtime;
     // The agent's own list needs it running (a failed start falls back to the sessions kept here).
-    if (!runtime.current) await this.startShown();
+    if (!runtime.current) await this.startSession();
     const entry = await pickFromHistory({
       runtime: runtime.features.has('list') ? runtime : undefined,
       store: this.store,
@@ -239,7 +250,7 @@ export class AgentHost implements vscode.Disposable {
     const unused = this.tabs.shown;
     this.show(this.tabs.open(agent, { sessionId: entry.sessionId, title: entry.title || undefined }));
     if (unused && isUnused(unused.controller)) await this.tabs.close(unused.key);
-    await this.startShown();
+    await this.startSession();
   }
 
   /** session/delete when the agent offers it (its tab closes first), and it leaves the history. */
@@ -253,84 +264,11 @@ export class AgentHost implements vscode.Disposable {
   }
 
   /** What the user did in the panel (already validated). Public for the integration tests. */
-  handleIntent(intent: ViewToHost): Promise<void> {
-    const run = async () => {
-      switch (intent.type) {
-        case 'start':
-          return this.startShown();
-        case 'authenticate':
-          return this.current.authenticate(intent.methodId);
-        case 'chooseAgent':
-          return this.chooseAgent(intent.name);
-        case 'restart':
-          return this.current.restart();
-        case 'prompt':
-          if (this.current.currentStatus.phase === 'idle') await this.startShown();
-          return this.current.prompt(intent.text);
-        case 'unqueue':
-          return this.current.unqueue(intent.id);
-        case 'cancel':
-          return this.current.cancel();
-        case 'permission':
-          return this.current.choosePermission(intent.toolCallId, intent.optionId);
-        case 'elicitation':
-          // A refused answer keeps the form open with the reason: nothing more to do here.
-          this.current.answerElicitation(intent.requestKey, intent.action, intent.content);
-          return;
-        case 'setMode':
-          return this.current.setMode(intent.modeId);
-        case 'setConfigOption':
-          return this.current.setConfigOption(intent.configId, intent.value);
-        case 'openDiff': {
-          const diff = this.current.transcript.diffSource(intent.index, intent.contentIndex);
-          // A session restored after a reload kept the diff's summary, not its full texts.
-          if (!diff) throw new Error('The full texts of this diff are not available any more (the session was restored after a window reload).');
-          return this.diffs.open(diff);
-        }
-        case 'openLocation':
-          return openLocation(intent.path, intent.line);
-        case 'openLink':
-          return openLink(intent.href);
-        case 'reviewOpen':
-          return this.reviewer.open(intent.path);
-        case 'reviewKeep':
-          return this.reviewer.keep(intent.path);
-        case 'reviewUndo':
-          return this.reviewer.undo(intent.path);
-        case 'setFollow':
-          // The setting is the one source of truth; the configuration watcher applies it.
-          return vscode.workspace.getConfiguration('acpHost').update('followAgent', intent.enabled, vscode.ConfigurationTarget.Global);
-        case 'mention':
-          return this.mention();
-        case 'attachSelection':
-          return this.addSelection();
-        case 'detach':
-          return this.current.detach(intent.id);
-        case 'attachImage':
-          // Started first, so an agent without image support refuses it now, not at send time.
-          if (this.current.currentStatus.phase === 'idle') await this.startShown();
-          this.current.attach({ kind: 'image', name: intent.name, mimeType: intent.mimeType, data: intent.data });
-          return;
-        case 'switchSession':
-          return this.switchSession(intent.key);
-        case 'newSession':
-          return this.newSession();
-        case 'closeSession':
-          return this.closeSession(intent.key);
-        case 'sessionHistory':
-          return this.openFromHistory();
-        case 'attachRefused':
-          return this.current.noteAttachment(`${intent.name} was not attached: ${ATTACH_REFUSALS[intent.reason]}`);
-      }
-    };
-    return run().catch((error: Error) => {
-      this.logs.channel.error(`${intent.type} failed: ${error.stack ?? error.message}`);
-      // What the user clicked must say why nothing happened.
-      if (intent.type.startsWith('open')) void vscode.window.showWarningMessage(error.message);
-    });
+  handleIntent(intent: PanelIntent): Promise<void> {
+    return dispatchIntent(this, intent);
   }
 
-  private pickAgent(name = defaultAgentName()): AgentChoice {
+  private pickAgent(name = setting('defaultAgent')): AgentChoice {
     const agents = this.agentChoices();
     const agent = agents.find((a) => a.name === name);
     if (!agent) this.logs.channel.warn(`acpHost.defaultAgent names "${name}", which is not configured; using ${agents[0].name}.`);
@@ -382,15 +320,9 @@ export class AgentHost implements vscode.Disposable {
     };
   }
 
+  /** The commands and the view go first, then the watchers and the sessions (their agents stop); the log last. */
   dispose(): void {
-    this.view.dispose();
-    this.diffs.dispose();
-    this.reviewer.dispose();
-    this.follower.dispose();
-    this.configWatch.dispose();
-    this.trustWatch.dispose();
-    void this.tabs.dispose();
-    this.logs.dispose();
+    this.disposables.dispose();
   }
 }
 
@@ -398,14 +330,3 @@ export class AgentHost implements vscode.Disposable {
 function isUnused(controller: AgentSession): boolean {
   return controller.transcript.entries.length === 0 && controller.session.view.queue.length === 0;
 }
-
-function followSetting(): boolean {
-  return vscode.workspace.getConfiguration('acpHost').get<boolean>('followAgent') ?? true;
-}
-
-/** What the panel reports about a pasted or dropped file it did not read. */
-const ATTACH_REFUSALS = {
-  tooLarge: 'images larger than 5 MB are not attached.',
-  unsupportedType: 'only PNG, JPEG, GIF and WebP images can be pasted or dropped (attach other files with @).',
-  unreadable: 'it could not be read.',
-} as const;

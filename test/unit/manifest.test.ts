@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as yauzl from 'yauzl';
+import { COMMAND_IDS } from '../../src/host/panel/actions';
 
 const REPO = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
@@ -80,6 +81,11 @@ describe('manifest', () => {
       ],
     );
     for (const c of commands) assert.equal(c.category, 'ACP');
+  });
+
+  test('every contributed command has an action, and every action a contributed command', () => {
+    const contributed = (manifest.contributes.commands as { command: string }[]).map((c) => c.command);
+    assert.deepEqual([...COMMAND_IDS].sort(), contributed.sort());
   });
 
   test('typed settings: agents (name, command, args, env, cwd) and a default agent', () => {

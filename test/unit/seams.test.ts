@@ -1,5 +1,6 @@
-// The layering of DESIGN.md, checked: only host/ and extension.ts may import vscode, and the
-// webview imports nothing of ours but the shared host↔view protocol.
+// The layering of docs/ARCHITECTURE.md, checked: which folder of src/ may import which, that the
+// VS Code-free core stays free of vscode (so it runs in plain Node), and that files stay small.
+// Every folder of src/ must have a rule here: a new folder cannot escape the check.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,27 +19,68 @@ function imports(file: string): string[] {
   return [...text.matchAll(/(?:from\s+|import\s*\(\s*|require\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]);
 }
 
-for (const layer of ['protocol', 'agent', 'session', 'webview-protocol', 'webview', 'demo-agent']) {
-  test(`src/${layer} does not import vscode`, () => {
-    const offenders = sources(path.join(SRC, layer)).filter((f) => imports(f).includes('vscode'));
-    assert.deepEqual(offenders.map((f) => path.relative(SRC, f)), []);
+/** The top folder of src/ a relative import lands in ('extension' for src/extension.ts). */
+function layerOf(target: string): string {
+  const rel = path.relative(SRC, target);
+  return rel.includes(path.sep) ? rel.split(path.sep)[0] : rel.replace(/\.ts$/, '');
+}
+
+const NODE_BUILTIN = (i: string) => i.startsWith('node:') || ['fs', 'path', 'os', 'child_process', 'crypto'].includes(i);
+
+/**
+ * Per folder: the folders of ours it may import, and whether it may import vscode / node
+ * built-ins. protocol, session, forms, webview-protocol and the webview are pure; the core
+ * (agent, runtime, session, view, workspace) never sees vscode; only host/ and extension.ts do.
+ * The session model knows nothing of the panel's view model: view/projection.ts maps it.
+ */
+const RULES: Record<string, { ours: string[]; vscode: boolean; node: boolean }> = {
+  protocol: { ours: [], vscode: false, node: false },
+  agent: { ours: ['protocol'], vscode: false, node: true },
+  runtime: { ours: ['protocol', 'agent', 'session'], vscode: false, node: true },
+  session: { ours: ['protocol', 'agent', 'runtime', 'forms'], vscode: false, node: false },
+  view: { ours: ['session', 'webview-protocol'], vscode: false, node: false },
+  forms: { ours: [], vscode: false, node: false },
+  workspace: { ours: [], vscode: false, node: true },
+  'webview-protocol': { ours: ['forms'], vscode: false, node: false },
+  webview: { ours: ['webview-protocol'], vscode: false, node: false },
+  'demo-agent': { ours: [], vscode: false, node: true },
+  host: { ours: ['protocol', 'agent', 'runtime', 'session', 'view', 'workspace', 'forms', 'webview-protocol'], vscode: true, node: true },
+};
+
+test('every folder of src/ has a layering rule', () => {
+  const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  assert.deepEqual(folders.filter((f) => !(f in RULES)), []);
+});
+
+for (const [layer, rule] of Object.entries(RULES)) {
+  test(`src/${layer} imports only ${rule.ours.length ? rule.ours.join(', ') : 'itself'} of ours${rule.vscode ? '' : ', no vscode'}${rule.node ? '' : ', no node built-ins'}`, () => {
+    const offenders = sources(path.join(SRC, layer)).flatMap((file) =>
+      imports(file)
+        .filter((i) => {
+          if (i === 'vscode') return !rule.vscode;
+          if (NODE_BUILTIN(i)) return !rule.node;
+          if (!i.startsWith('.')) return false;
+          const target = layerOf(path.resolve(path.dirname(file), i));
+          return target !== layer && !rule.ours.includes(target);
+        })
+        .map((i) => `${path.relative(SRC, file)} -> ${i}`),
+    );
+    assert.deepEqual(offenders, []);
   });
 }
 
-for (const layer of ['protocol', 'session', 'webview-protocol']) {
-  test(`src/${layer} is pure: no node:* modules`, () => {
-    const offenders = sources(path.join(SRC, layer)).filter((f) => imports(f).some((i) => i.startsWith('node:') || i === 'fs' || i === 'child_process'));
-    assert.deepEqual(offenders.map((f) => path.relative(SRC, f)), []);
-  });
-}
+test('no file in src/ is over 350 lines', () => {
+  const long = sources(SRC)
+    .map((file) => ({ file: path.relative(SRC, file), lines: readFileSync(file, 'utf8').split('\n').length }))
+    .filter((f) => f.lines > 350);
+  assert.deepEqual(long, []);
+});
 
-test('src/webview imports only webview-protocol of ours', () => {
-  const offenders = sources(path.join(SRC, 'webview')).flatMap((f) =>
-    imports(f)
-      .filter((i) => i.startsWith('.'))
-      .map((i) => path.resolve(path.dirname(f), i))
-      .filter((target) => !target.startsWith(path.join(SRC, 'webview')) && !target.startsWith(path.join(SRC, 'webview-protocol')))
-      .map((target) => `${path.relative(SRC, f)} -> ${path.relative(SRC, target)}`),
-  );
-  assert.deepEqual(offenders, []);
+test('activate stays thin: under 30 lines', () => {
+  const text = readFileSync(path.join(SRC, 'extension.ts'), 'utf8');
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => /export (async )?function activate\(/.test(l));
+  assert.notEqual(start, -1, 'activate is declared in src/extension.ts');
+  const end = lines.findIndex((l, i) => i > start && l === '}');
+  assert.ok(end - start + 1 < 30, `activate is ${end - start + 1} lines`);
 });

@@ -9,8 +9,8 @@ import type { McpServer } from '../../protocol';
 import { buildMcpServers, parseMcpServerSettings } from '../../runtime/mcpServers';
 import { agentPresets, commandLine, notFoundHint } from '../../runtime/presets';
 import type { AgentPreset } from '../../runtime/presets';
-
-export const DEMO_AGENT_NAME = 'Demo agent';
+import { setting } from './settings';
+import { DEMO_AGENT_NAME } from './settingValues';
 
 const AgentSettingSchema = z.object({
   name: z.string().min(1),
@@ -21,15 +21,13 @@ const AgentSettingSchema = z.object({
 });
 type AgentSetting = z.infer<typeof AgentSettingSchema>;
 
-const section = () => vscode.workspace.getConfiguration('acpHost');
-
 /**
  * The login shell is asked once per extension lifetime; it costs a shell start. Configured
  * agents and the commands they run in client terminals start from it.
  */
 let shellEnv: Promise<Env> | undefined;
 export function baseEnv(): Promise<Env> {
-  if (section().get<string>('environment') === 'inherit') return Promise.resolve(currentEnv());
+  if (setting('environment') === 'inherit') return Promise.resolve(currentEnv());
   shellEnv ??= resolveLoginShellEnv();
   return shellEnv;
 }
@@ -59,16 +57,16 @@ function demoAgent(extensionPath: string): AgentChoice {
   };
 }
 
-function configuredAgent(setting: AgentSetting): AgentChoice {
+function configuredAgent(entry: AgentSetting): AgentChoice {
   return {
-    name: setting.name,
-    commandLine: commandLine(setting.command, setting.args),
+    name: entry.name,
+    commandLine: commandLine(entry.command, entry.args),
     notFoundHint: notFoundHint(undefined),
-    configuredEnv: setting.env,
+    configuredEnv: entry.env,
     launch: async (): Promise<LaunchSpec> => {
       // Sessions are opened in the workspace folder, whatever the process's own cwd.
       const folder = workspaceFolder();
-      return { command: setting.command, args: setting.args, cwd: setting.cwd ?? folder, env: { ...(await baseEnv()), ...setting.env } };
+      return { command: entry.command, args: entry.args, cwd: entry.cwd ?? folder, env: { ...(await baseEnv()), ...entry.env } };
     },
   };
 }
@@ -89,7 +87,7 @@ export function listAgents(extensionPath: string, report: (message: string) => v
   const agents = [demoAgent(extensionPath), ...agentPresets().map(presetAgent)];
   const presetNames = new Set(agentPresets().map((p) => p.name));
   const fromSettings = new Set<string>();
-  for (const raw of section().get<unknown[]>('agents') ?? []) {
+  for (const raw of setting('agents')) {
     const parsed = AgentSettingSchema.safeParse(raw);
     if (!parsed.success) {
       report(`Ignored an invalid entry in acpHost.agents: ${parsed.error.issues[0]?.message ?? 'invalid'} (name: ${JSON.stringify((raw as { name?: unknown } | null)?.name ?? null)})`);
@@ -109,19 +107,15 @@ export function listAgents(extensionPath: string, report: (message: string) => v
 
 /** acpHost.mcpServers as sent in session/new (invalid entries are reported by name, never with their values). */
 export async function mcpServers(report: (message: string) => void): Promise<McpServer[]> {
-  const settings = parseMcpServerSettings(section().get<unknown>('mcpServers'), report);
+  const settings = parseMcpServerSettings(setting('mcpServers'), report);
   if (settings.length === 0) return [];
   return buildMcpServers(settings, await baseEnv(), report);
 }
 
-export function defaultAgentName(): string {
-  return section().get<string>('defaultAgent') || DEMO_AGENT_NAME;
-}
-
 export function controllerSettings(clientVersion: string): ControllerSettings {
   return {
-    initializeTimeoutMs: Math.max(1, section().get<number>('initializeTimeoutSeconds') ?? 60) * 1000,
-    maxLineBytes: Math.max(1, section().get<number>('maxMessageMegabytes') ?? 32) * 1024 * 1024,
+    initializeTimeoutMs: setting('initializeTimeoutSeconds') * 1000,
+    maxLineBytes: setting('maxMessageMegabytes') * 1024 * 1024,
     // Without a folder the panel still opens; starting an agent then says to open one (launch).
     workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '',
     clientVersion,

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { HostToViewSchema, ViewToHostSchema } from '../../webview-protocol/messages';
-import type { HostToView, ViewToHost } from '../../webview-protocol/messages';
+import type { HostToView } from '../../webview-protocol/messages';
 import { panelHtml } from '../../view/panelHtml';
 import { ViewFeed } from '../../view/viewFeed';
 import type { FeedSource } from '../../view/viewFeed';
+import type { PanelIntent } from './actions';
 
 /**
  * The "Agent" webview view: a projection of the controller's transcript and session state. A
@@ -18,7 +19,7 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly onIntent: (intent: ViewToHost) => void,
+    private readonly onIntent: (intent: PanelIntent) => void,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 

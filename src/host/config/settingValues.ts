@@ -1,0 +1,57 @@
+/**
+ * The acpHost.* settings as the extension uses them, each with its type and default (those of
+ * package.json's contributes.configuration: test/unit/settings.test.ts holds them equal). VS Code
+ * shows a mistyped value or one below a `minimum` as a warning but still hands it over, so what
+ * the user wrote is parsed here: a value of the wrong type falls back to the default. Pure, so
+ * the parsing is tested without VS Code (src/host/config/settings.ts reads through it).
+ */
+
+/** The built-in agent, and the default of acpHost.defaultAgent. */
+export const DEMO_AGENT_NAME = 'Demo agent';
+
+export interface SettingValues {
+  /** Entries are checked where the agents are listed (listAgents), which reports each invalid one by name. */
+  agents: readonly unknown[];
+  defaultAgent: string;
+  /** Checked by parseMcpServerSettings, which reports what it ignores (a value that is not an array too). */
+  mcpServers: unknown;
+  environment: 'loginShell' | 'inherit';
+  followAgent: boolean;
+  initializeTimeoutSeconds: number;
+  maxMessageMegabytes: number;
+}
+export type SettingKey = keyof SettingValues;
+
+export const SETTING_DEFAULTS: Readonly<SettingValues> = {
+  agents: [],
+  defaultAgent: DEMO_AGENT_NAME,
+  mcpServers: [],
+  environment: 'loginShell',
+  followAgent: true,
+  initializeTimeoutSeconds: 60,
+  maxMessageMegabytes: 32,
+};
+
+export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
+
+/** Each setting's parser: its value, or undefined for the default. */
+const PARSERS: { [K in SettingKey]: (raw: unknown) => SettingValues[K] | undefined } = {
+  agents: (raw) => (Array.isArray(raw) ? raw : undefined),
+  // An emptied field means "the default", not an agent named "".
+  defaultAgent: (raw) => (typeof raw === 'string' && raw !== '' ? raw : undefined),
+  mcpServers: (raw) => raw ?? undefined,
+  environment: (raw) => (raw === 'loginShell' || raw === 'inherit' ? raw : undefined),
+  followAgent: (raw) => (typeof raw === 'boolean' ? raw : undefined),
+  initializeTimeoutSeconds: atLeastOne,
+  maxMessageMegabytes: atLeastOne,
+};
+
+/** The manifest's `minimum: 1`, which VS Code does not enforce: 0 would time out every start, or drop every message. */
+function atLeastOne(raw: unknown): number | undefined {
+  return typeof raw === 'number' && Number.isFinite(raw) ? Math.max(1, raw) : undefined;
+}
+
+/** What the extension makes of acpHost.`key` set to `raw` (undefined: not set). */
+export function parseSetting<K extends SettingKey>(key: K, raw: unknown): SettingValues[K] {
+  return PARSERS[key](raw) ?? SETTING_DEFAULTS[key];
+}

@@ -1,0 +1,165 @@
+import type { NewAttachment } from '../../session/attachments';
+import type { AgentSession } from '../../session/agentSession';
+import type { DiffSource } from '../../session/transcript';
+import type { ViewToHost } from '../../webview-protocol/messages';
+import { runAction } from './actionRunner';
+import type { Action, RunnerHost } from './actionRunner';
+
+/**
+ * One table of what the user can do: every intent the panel sends and every `acpHost.*` command
+ * of the palette, the palette's commands naming the panel's action where they do the same
+ * (ACP: Cancel Turn is the panel's `cancel`). VS Code-free: AgentHost is the ActionHost, and the
+ * VS Code UI the actions open is its Workbench (workbench.ts); unit tests pass fakes of both.
+ */
+
+/** What the panel asks of the host; `ready` and `rendered` pace the view's feed, and the view answers them itself. */
+export type PanelIntent = Exclude<ViewToHost, { type: 'ready' | 'rendered' }>;
+
+/** The shown session, as far as the actions use it. */
+export type ShownSession = Pick<
+  AgentSession,
+  | 'currentStatus'
+  | 'transcript'
+  | 'start'
+  | 'authenticate'
+  | 'restart'
+  | 'prompt'
+  | 'unqueue'
+  | 'cancel'
+  | 'choosePermission'
+  | 'answerElicitation'
+  | 'setMode'
+  | 'setConfigOption'
+  | 'attach'
+  | 'detach'
+  | 'noteAttachment'
+>;
+
+/** The VS Code UI the actions open. */
+export interface Workbench {
+  openDiff(diff: DiffSource): Promise<void>;
+  /** Confined to the workspace, and `openLink` to safe schemes (host/editor/openers.ts). */
+  openLocation(path: string, line: number | null): Promise<void>;
+  openLink(href: string): Promise<void>;
+  /** ACP: Choose Agent…'s picker: the name picked, or undefined when dismissed. */
+  pickAgent(choices: readonly { name: string; commandLine: string }[], current: string): Promise<string | undefined>;
+  setFollow(enabled: boolean): Thenable<void>;
+  showLog(): void;
+  showTrace(agentName: string): Thenable<unknown>;
+  copyTrace(agentName: string): Thenable<unknown>;
+  /** Forgets every stored agent secret, and says how many there were. */
+  forgetSecrets(): Promise<void>;
+  failed(what: string, error: Error, tellUser: boolean): void;
+}
+
+/** What the actions act on: the extension's host (src/host/agentHost.ts). */
+export interface ActionHost extends RunnerHost<ShownSession> {
+  readonly workbench: Workbench;
+  readonly reviewer: { open(path: string): Promise<void>; keep(path?: string): Promise<void>; undo(path?: string): Promise<void> };
+  readonly mentions: { pick(): Promise<NewAttachment[]> };
+  agentChoices(): readonly { name: string; commandLine: string }[];
+  startAgent(): Promise<void>;
+  chooseAgent(name: string): Promise<void>;
+  newSession(): Promise<void>;
+  switchSession(key: string): void;
+  closeSession(key?: string): Promise<void>;
+  openFromHistory(): Promise<void>;
+  addSelection(): Promise<void>;
+}
+
+type HostAction<I> = Action<ActionHost, ShownSession, I>;
+
+/** What the panel reports about a pasted or dropped file it did not read. */
+const ATTACH_REFUSALS = {
+  tooLarge: 'images larger than 5 MB are not attached.',
+  unsupportedType: 'only PNG, JPEG, GIF and WebP images can be pasted or dropped (attach other files with @).',
+  unreadable: 'it could not be read.',
+} as const;
+
+/** Every panel intent's action; the compiler holds the keys to the intent types, no more and no fewer. */
+const INTENT_ACTIONS: { [K in PanelIntent['type']]: HostAction<Extract<PanelIntent, { type: K }>> } = {
+  start: { run: ({ host, session }) => host.startSession(session) },
+  restart: { run: ({ session }) => session.restart() },
+  authenticate: { run: ({ session, intent }) => session.authenticate(intent.methodId) },
+  chooseAgent: { run: ({ host, intent }) => host.chooseAgent(intent.name) },
+  prompt: { needs: 'agent', run: ({ session, intent }) => session.prompt(intent.text) },
+  unqueue: { run: ({ session, intent }) => session.unqueue(intent.id) },
+  cancel: { run: ({ session }) => session.cancel() },
+  permission: { run: ({ session, intent }) => session.choosePermission(intent.toolCallId, intent.optionId) },
+  // A refused answer keeps the form open with the reason: nothing more to do here.
+  elicitation: { run: ({ session, intent }) => session.answerElicitation(intent.requestKey, intent.action, intent.content) },
+  setMode: { run: ({ session, intent }) => session.setMode(intent.modeId) },
+  setConfigOption: { run: ({ session, intent }) => session.setConfigOption(intent.configId, intent.value) },
+  openDiff: {
+    warnOnFailure: true,
+    run: ({ host, session, intent }) => {
+      const diff = session.transcript.diffSource(intent.index, intent.contentIndex);
+      // A session restored after a reload kept the diff's summary, not its full texts.
+      if (!diff) throw new Error('The full texts of this diff are not available any more (the session was restored after a window reload).');
+      return host.workbench.openDiff(diff);
+    },
+  },
+  openLocation: { warnOnFailure: true, run: ({ host, intent }) => host.workbench.openLocation(intent.path, intent.line) },
+  openLink: { warnOnFailure: true, run: ({ host, intent }) => host.workbench.openLink(intent.href) },
+  reviewOpen: { run: ({ host, intent }) => host.reviewer.open(intent.path) },
+  reviewKeep: { run: ({ host, intent }) => host.reviewer.keep(intent.path) },
+  reviewUndo: { run: ({ host, intent }) => host.reviewer.undo(intent.path) },
+  // The setting is the one source of truth: its change event reaches the sessions and the editor.
+  setFollow: { run: ({ host, intent }) => host.workbench.setFollow(intent.enabled) },
+  mention: {
+    needs: 'agentStarting',
+    run: async ({ host, session }) => {
+      for (const attachment of await host.mentions.pick()) session.attach(attachment);
+    },
+  },
+  attachSelection: { run: ({ host }) => host.addSelection() },
+  detach: { run: ({ session, intent }) => session.detach(intent.id) },
+  attachImage: { needs: 'agent', run: ({ session, intent }) => session.attach({ kind: 'image', name: intent.name, mimeType: intent.mimeType, data: intent.data }) },
+  attachRefused: { run: ({ session, intent }) => session.noteAttachment(`${intent.name} was not attached: ${ATTACH_REFUSALS[intent.reason]}`) },
+  switchSession: { run: ({ host, intent }) => host.switchSession(intent.key) },
+  newSession: { run: ({ host }) => host.newSession() },
+  closeSession: { run: ({ host, intent }) => host.closeSession(intent.key) },
+  sessionHistory: { run: ({ host }) => host.openFromHistory() },
+};
+
+/**
+ * The palette's commands (package.json's contributes.commands, which test/unit/manifest.test.ts
+ * holds to these keys): the panel intent a command shares, or its own action.
+ */
+const COMMANDS = {
+  'acpHost.startAgent': { run: ({ host }) => host.startAgent() },
+  'acpHost.chooseAgent': {
+    run: async ({ host, session }) => {
+      const name = await host.workbench.pickAgent(host.agentChoices(), session.currentStatus.agentName);
+      if (name) await host.chooseAgent(name);
+    },
+  },
+  'acpHost.newSession': { type: 'newSession' },
+  'acpHost.sessionHistory': { type: 'sessionHistory' },
+  'acpHost.closeSession': { type: 'closeSession' },
+  'acpHost.cancelTurn': { type: 'cancel' },
+  'acpHost.restartAgent': { type: 'restart' },
+  'acpHost.showLog': { run: ({ host }) => host.workbench.showLog() },
+  'acpHost.showTrace': { run: ({ host, session }) => host.workbench.showTrace(session.currentStatus.agentName) },
+  'acpHost.copyTrace': { run: ({ host, session }) => host.workbench.copyTrace(session.currentStatus.agentName) },
+  'acpHost.forgetSecrets': { run: ({ host }) => host.workbench.forgetSecrets() },
+  'acpHost.addSelection': { type: 'attachSelection' },
+} satisfies Record<`acpHost.${string}`, PanelIntent | HostAction<void>>;
+
+export type CommandId = keyof typeof COMMANDS;
+export const COMMAND_IDS = Object.keys(COMMANDS) as CommandId[];
+
+/** Runs what the panel asked for; a failure is logged (and, for what the user opened, shown), never thrown. */
+export async function dispatchIntent(host: ActionHost, intent: PanelIntent): Promise<void> {
+  const action: HostAction<PanelIntent> = INTENT_ACTIONS[intent.type];
+  await runAction(host, action, intent, { what: intent.type });
+}
+
+/** Runs a palette command; a failure is logged and shown. Resolves with what the action returned. */
+export function runCommand(host: ActionHost, id: CommandId): Promise<unknown> {
+  const command: PanelIntent | HostAction<void> = COMMANDS[id];
+  const report = { what: id, tellUser: true };
+  if (!('type' in command)) return runAction(host, command, undefined, report);
+  const action: HostAction<PanelIntent> = INTENT_ACTIONS[command.type];
+  return runAction(host, action, command, report);
+}

@@ -1,0 +1,70 @@
+import * as vscode from 'vscode';
+import type { DiffSource } from '../../session/transcript';
+import type { AgentSecrets } from '../auth/authPorts';
+import { updateSetting } from '../config/settings';
+import { DiffDocuments } from '../editor/diffDocuments';
+import { openLink, openLocation } from '../editor/openers';
+import type { Logs } from '../trace/logs';
+import type { Workbench } from './actions';
+
+/** The VS Code UI the actions open: editors, the agent picker, the log and the trace, messages. */
+export class VsCodeWorkbench implements Workbench, vscode.Disposable {
+  private readonly diffs = new DiffDocuments();
+
+  constructor(
+    private readonly logs: Logs,
+    private readonly secrets: AgentSecrets,
+  ) {}
+
+  openDiff(diff: DiffSource): Promise<void> {
+    return this.diffs.open(diff);
+  }
+
+  openLocation(path: string, line: number | null): Promise<void> {
+    return openLocation(path, line);
+  }
+
+  openLink(href: string): Promise<void> {
+    return openLink(href);
+  }
+
+  /** Every agent with its command line. */
+  async pickAgent(choices: readonly { name: string; commandLine: string }[], current: string): Promise<string | undefined> {
+    const items = choices.map((agent) => ({ label: agent.name, description: agent.name === current ? 'current' : undefined, detail: agent.commandLine }));
+    const picked = await vscode.window.showQuickPick(items, { title: 'Choose Agent', placeHolder: 'The agent the panel runs', matchOnDetail: true });
+    return picked?.label;
+  }
+
+  setFollow(enabled: boolean): Thenable<void> {
+    return updateSetting('followAgent', enabled);
+  }
+
+  showLog(): void {
+    this.logs.channel.show();
+  }
+
+  showTrace(agentName: string): Thenable<unknown> {
+    return this.logs.showTrace(agentName);
+  }
+
+  copyTrace(agentName: string): Thenable<unknown> {
+    return this.logs.copyTrace(agentName);
+  }
+
+  /** Agents ask again on their next start. */
+  async forgetSecrets(): Promise<void> {
+    const count = await this.secrets.forget();
+    void vscode.window.showInformationMessage(
+      count === 0 ? 'ACP Host has no stored agent secrets.' : `ACP Host forgot ${count} stored agent secret${count === 1 ? '' : 's'}. Agents ask again when they next start.`,
+    );
+  }
+
+  failed(what: string, error: Error, tellUser: boolean): void {
+    this.logs.channel.error(`${what} failed: ${error.stack ?? error.message}`);
+    if (tellUser) void vscode.window.showWarningMessage(error.message);
+  }
+
+  dispose(): void {
+    this.diffs.dispose();
+  }
+}
