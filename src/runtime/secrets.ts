@@ -180,7 +180,10 @@ export class SecretScrubber {
 
   /** Data that must keep its shape (a saved transcript): known secrets masked in every string, nothing else touched. */
   scrubDeep<T>(value: T): T {
-    return redactKnown(value, this.known(), { mask: MASK, fields: false }) as T;
+    const known = this.known();
+    // Nothing to find: the walk (over a whole saved transcript) would only hand `value` back.
+    if (known.length === 0) return value;
+    return redactKnown(value, known, { mask: MASK, fields: false }) as T;
   }
 
   /** A message or any data: `redact` with this agent's secrets. */

@@ -40,7 +40,7 @@ export class AgentSession {
   readonly transcript = new Transcript();
   readonly session = new SessionState();
   readonly runtime: AgentRuntime;
-  readonly signIn: SignIn;
+  private readonly signIn: SignIn;
   private readonly lifecycle: SessionLifecycle;
   private readonly turns: TurnQueue;
   private readonly elicitations: Elicitations;
