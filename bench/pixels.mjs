@@ -161,7 +161,7 @@ async function streamOnce({ page, channel, route }, chunks = CHUNKS) {
     deliveries.push(channel.post(message));
   });
   route.rendered = (seq) => feed.rendered(seq);
-  feed.attach({ transcript, session, currentStatus: status, onStatus: () => () => undefined });
+  feed.attach({ transcript, session, currentStatus: status, onStatus: () => ({ dispose: () => undefined }) });
   transcript.addUserPrompt('Explain the code base, in detail');
 
   const start = performance.now();

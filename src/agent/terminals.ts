@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { Emitter } from 'vscode-jsonrpc';
+import type { Disposable } from 'vscode-jsonrpc';
 import { RpcError } from '../protocol/errors';
 import type { Env } from './environment';
 import { processGroupAlive, signalProcessGroup } from './process';
@@ -222,8 +224,8 @@ export class TerminalManager {
   private readonly terminals = new Map<string, Terminal>();
   /** Released but maybe still dying: kept until they exit so dispose can still reach them. */
   private readonly releasing = new Set<Terminal>();
-  private readonly updateListeners = new Set<TerminalUpdateListener>();
-  private readonly dataListeners = new Set<TerminalDataListener>();
+  private readonly updates = new Emitter<{ terminalId: string; state: TerminalSnapshot }>();
+  private readonly data = new Emitter<{ terminalId: string; event: { data: string } | { exit: TerminalExit } }>();
   private nextId = 1;
   private readonly settings: Required<Omit<TerminalManagerOptions, 'baseEnv' | 'defaultCwd' | 'platform'>>;
   private readonly hooks: { emitUpdate(t: Terminal): void; emitData: TerminalDataListener; options: TerminalManager['settings'] };
@@ -237,25 +239,20 @@ export class TerminalManager {
     this.hooks = {
       options: this.settings,
       emitUpdate: (t) => {
-        const state = t.viewState();
-        for (const listener of this.updateListeners) listener(t.id, state);
+        this.updates.fire({ terminalId: t.id, state: t.viewState() });
       },
-      emitData: (id, event) => {
-        for (const listener of this.dataListeners) listener(id, event);
-      },
+      emitData: (terminalId, event) => this.data.fire({ terminalId, event }),
     };
   }
 
   /** Throttled snapshots for views: the end of the output only (`truncated` if more exists). */
-  onUpdate(listener: TerminalUpdateListener): () => void {
-    this.updateListeners.add(listener);
-    return () => this.updateListeners.delete(listener);
+  onUpdate(listener: TerminalUpdateListener): Disposable {
+    return this.updates.event(({ terminalId, state }) => listener(terminalId, state));
   }
 
   /** Every piece of output as it comes, then the exit: for a view that shows the whole stream. */
-  onData(listener: TerminalDataListener): () => void {
-    this.dataListeners.add(listener);
-    return () => this.dataListeners.delete(listener);
+  onData(listener: TerminalDataListener): Disposable {
+    return this.data.event(({ terminalId, event }) => listener(terminalId, event));
   }
 
   /** Starts the command at once and answers its id; the command keeps running. */

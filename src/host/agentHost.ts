@@ -6,7 +6,7 @@ import { AgentRuntime } from '../runtime/agentRuntime';
 import { baseEnv, controllerSettings, listAgents, mcpServers } from './config/agentConfig';
 import type { AgentChoice } from './config/agentConfig';
 import { SettingChanges, setting, updateSetting } from './config/settings';
-import { DisposableStore } from './disposables';
+import { DisposableStore } from '../base/disposables';
 import { COMMAND_IDS, dispatchIntent, runCommand } from './panel/actions';
 import type { ActionHost, PanelIntent, ShownSession } from './panel/actions';
 import { AgentViewProvider } from './panel/agentView';
@@ -155,11 +155,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
       get currentStatus() {
         return status();
       },
-      onStatus: (listener) => {
-        const offTabs = this.tabs.onChange(() => listener(status()));
-        const offStatus = controller.onStatus(() => listener(status()));
-        return () => (offTabs(), offStatus());
-      },
+      onStatus: (listener) => vscode.Disposable.from(this.tabs.onChange(() => listener(status())), controller.onStatus(() => listener(status()))),
     };
   }
 

@@ -22,6 +22,7 @@ import { clientCapabilities } from './ports';
 import type { AgentDefinition, AgentPorts, ControllerSettings, TerminalPort } from './ports';
 import { selectMcpServers } from './mcpServers';
 import { commandLine, startFailureDetail, startWithFallback } from './presets';
+import { ProcessScope } from './processScope';
 import { SecretScrubber, redactFields, scrubbingLog } from './secrets';
 
 /**
@@ -58,24 +59,19 @@ export function sessionFeatures(capabilities: AgentCapabilities | undefined): Se
  * sessions): spawn + initialize, routing of what the agent calls to the session it names, and
  * the end of the process. Sessions come and go; the process is restarted on its own, and its
  * sessions hear of it (onAgentExit / onAgentStop) so each can come back with session/load or
- * session/resume.
+ * session/resume. What belongs to one process (its connection, its sessions' routes) is a
+ * `ProcessScope`, ended with it.
  */
 export class AgentRuntime {
-  private running: RunningAgent | undefined;
+  /** The process that answered initialize, and what belongs to it. */
+  private live: ProcessScope | undefined;
   private starting: Promise<RunningAgent> | undefined;
   /** Sessions starting or opening (see `claim`). */
   private claims = 0;
-  /** Counts stops, so a start that a stop overtook ends its process instead of keeping it. */
-  private stops = 0;
-  private readonly sessions = new Map<string, SessionEndpoint>();
-  /**
-   * The session whose session/new is in flight: agents send state (commands, modes) before the
-   * answer names the id, so updates for an id not yet known go to it. Openings are serialised.
-   */
-  private opening: SessionEndpoint | undefined;
+  /** Aborted by every stop: a start that a stop overtook ends its process instead of keeping it. */
+  private stopped = new AbortController();
+  /** session/new, load and resume go one at a time, so an update before an answer has one owner. */
   private openings: Promise<unknown> = Promise.resolve();
-  /** The MCP servers skipped in this start, each reported once. */
-  private readonly mcpWarnings = new Set<string>();
   /** What this agent was given that is secret; everything it says on its way out passes through it. */
   readonly secrets: SecretScrubber;
   /** The ports' log, scrubbed: the agent's words (stderr, stray output) may quote a secret. */
@@ -96,21 +92,21 @@ export class AgentRuntime {
 
   /** The settings changed: a process not running starts with the new definition next time. */
   redefine(agent: AgentDefinition): void {
-    if (!this.running && !this.starting) this.definition = agent;
+    if (!this.live && !this.starting) this.definition = agent;
   }
 
   /** The process, when it runs and answered initialize. */
   get current(): RunningAgent | undefined {
-    return this.running;
+    return this.live?.running;
   }
 
   get features(): Set<SessionFeature> {
-    return sessionFeatures(this.running?.initialize.agentCapabilities);
+    return sessionFeatures(this.current?.initialize.agentCapabilities);
   }
 
   /** Starts the process (concurrent callers share one start); rejects with a message a user can act on. */
   start(): Promise<RunningAgent> {
-    if (this.running) return Promise.resolve(this.running);
+    if (this.current) return Promise.resolve(this.current);
     this.starting ??= this.doStart().finally(() => (this.starting = undefined));
     return this.starting;
   }
@@ -130,16 +126,13 @@ export class AgentRuntime {
 
   /** Stops the process; its sessions are told (onAgentStop) and may be reopened later. */
   async stop(): Promise<void> {
-    this.stops++;
-    const running = this.running;
-    this.running = undefined;
-    const endpoints = this.endpoints();
-    this.sessions.clear();
-    this.opening = undefined;
-    for (const endpoint of endpoints) endpoint.onAgentStop();
-    if (!running) return;
-    running.connection.dispose();
-    await running.process.shutdown();
+    this.stopped.abort();
+    this.stopped = new AbortController();
+    const scope = this.live;
+    this.live = undefined;
+    if (!scope) return;
+    for (const endpoint of scope.end()) endpoint.onAgentStop();
+    await scope.ended;
   }
 
   /** Given to the agent as a secret (a sign-in terminal's env): see `secrets`. */
@@ -156,13 +149,14 @@ export class AgentRuntime {
   openNew(running: RunningAgent, endpoint: SessionEndpoint): Promise<NewSessionResponse> {
     return this.serialised(async () => {
       const mcpServers = await this.mcpServersFor(running);
-      this.opening = endpoint;
+      const scope = this.scopeOf(running);
+      if (scope) scope.opening = endpoint;
       try {
         const result = await running.connection.request(agentMethods.sessionNew, { cwd: this.settings.workspaceFolder, mcpServers });
-        if (this.running === running) this.sessions.set(result.sessionId, endpoint);
+        this.scopeOf(running)?.open(result.sessionId, endpoint);
         return result;
       } finally {
-        if (this.opening === endpoint) this.opening = undefined;
+        if (scope?.opening === endpoint) scope.opening = undefined;
       }
     });
   }
@@ -174,14 +168,15 @@ export class AgentRuntime {
   reopen(running: RunningAgent, endpoint: SessionEndpoint, sessionId: string, how: 'load' | 'resume'): Promise<LoadSessionResponse | ResumeSessionResponse> {
     return this.serialised(async () => {
       const mcpServers = await this.mcpServersFor(running);
-      this.sessions.set(sessionId, endpoint);
+      const scope = this.scopeOf(running);
+      scope?.open(sessionId, endpoint);
       const params = { sessionId, cwd: this.settings.workspaceFolder, mcpServers };
       try {
         return how === 'load'
           ? await running.connection.request(agentMethods.sessionLoad, params)
           : await running.connection.request(agentMethods.sessionResume, params);
       } catch (error) {
-        if (this.sessions.get(sessionId) === endpoint) this.sessions.delete(sessionId);
+        scope?.forget(sessionId, endpoint);
         throw error;
       }
     });
@@ -189,9 +184,9 @@ export class AgentRuntime {
 
   /** The session no longer listens; `session/close` is sent when advertised (-32002 counts as closed, ACP §8). */
   async close(sessionId: string, endpoint: SessionEndpoint): Promise<void> {
-    if (this.sessions.get(sessionId) !== endpoint) return;
-    this.sessions.delete(sessionId);
-    const running = this.running;
+    const scope = this.live;
+    if (!scope?.forget(sessionId, endpoint)) return;
+    const running = scope.running;
     if (!running || !this.features.has('close')) return;
     try {
       await running.connection.request(agentMethods.sessionClose, { sessionId });
@@ -202,13 +197,15 @@ export class AgentRuntime {
 
   /** Forgets a session without telling the agent (its controller is stopping). */
   detach(sessionId: string, endpoint: SessionEndpoint): void {
-    if (this.sessions.get(sessionId) === endpoint) this.sessions.delete(sessionId);
-    if (this.opening === endpoint) this.opening = undefined;
+    const scope = this.live;
+    if (!scope) return;
+    scope.forget(sessionId, endpoint);
+    if (scope.opening === endpoint) scope.opening = undefined;
   }
 
   /** Some session is open on the process, or claims it (starting, opening). */
   get inUse(): boolean {
-    return this.sessions.size > 0 || this.opening !== undefined || this.claims > 0;
+    return (this.live?.inUse ?? false) || this.claims > 0;
   }
 
   /** One page of `session/list` for this workspace; `cursor` is the agent's, opaque (ACP §8). */
@@ -233,19 +230,19 @@ export class AgentRuntime {
     return next;
   }
 
-  private endpoints(): SessionEndpoint[] {
-    const all = new Set(this.sessions.values());
-    if (this.opening) all.add(this.opening);
-    return [...all];
+  /** The scope of `running` while it is the live process (not once it stopped or exited). */
+  private scopeOf(running: RunningAgent): ProcessScope | undefined {
+    return this.live?.running === running ? this.live : undefined;
   }
 
   /** acpHost.mcpServers minus what this agent cannot connect to; each skipped server is logged once per start. */
   private async mcpServersFor(running: RunningAgent): Promise<McpServer[]> {
     const configured = (await this.ports.mcpServers?.()) ?? [];
     this.secrets.addMcpServers(configured);
+    const warned = this.scopeOf(running)?.mcpWarnings ?? new Set<string>();
     return selectMcpServers(configured, running.initialize.agentCapabilities?.mcpCapabilities, (message) => {
-      if (this.mcpWarnings.has(message)) return;
-      this.mcpWarnings.add(message);
+      if (warned.has(message)) return;
+      warned.add(message);
       this.log.warn(message);
     });
   }
@@ -264,11 +261,11 @@ export class AgentRuntime {
   }
 
   private async doStart(): Promise<RunningAgent> {
-    const stops = this.stops;
+    const stopped = this.stopped.signal;
+    const scope = new ProcessScope();
     let running: RunningAgent;
     try {
       const spec = await this.launchSpec();
-      this.mcpWarnings.clear();
       running = await startWithFallback(spec.args, this.agent.fallbackArgs ?? [], (args) => startAgent(
         { ...spec, args: [...args] },
         {
@@ -282,24 +279,23 @@ export class AgentRuntime {
           onStderrLine: (line) => this.log.info(`[${this.agent.name} stderr] ${line}`),
           scrub: (text) => this.secrets.scrub(text),
         },
-        (connection) => this.serve(connection),
+        (connection) => this.serve(connection, scope),
       ), (failed, next, error) => this.log.warn(`${error.message.split('\n')[0]} Trying again with: ${commandLine(spec.command, next)} (instead of ${commandLine(spec.command, failed)}).`));
     } catch (error) {
       throw new Error(this.secrets.scrub(startFailureDetail(this.agent.name, error, this.agent.notFoundHint)));
     }
-    if (stops !== this.stops) {
+    scope.hold(running);
+    if (stopped.aborted) {
       // Stopped while it was starting: it must not live on unowned.
-      running.connection.dispose();
-      await running.process.shutdown();
+      scope.end();
+      await scope.ended;
       throw new Error(`${this.agent.name} was stopped while it was starting.`);
     }
-    this.running = running;
+    this.live = scope;
     void running.process.exited.then((exit) => {
-      if (this.running !== running) return; // we stopped it on purpose
-      this.running = undefined;
-      const endpoints = this.endpoints();
-      this.sessions.clear();
-      this.opening = undefined;
+      if (this.live !== scope) return; // we stopped it on purpose
+      this.live = undefined;
+      const endpoints = scope.end();
       const tail = running.process.stderrTail.last(15);
       const detail = this.secrets.scrub(`${this.agent.name} ${describeExit(exit)}.${tail.length ? `\nLast lines of its stderr:\n${tail.join('\n')}` : ''}`);
       this.log.error(detail);
@@ -308,37 +304,38 @@ export class AgentRuntime {
     return running;
   }
 
-  /** The session a call names; updates for an id not known yet belong to the session being opened. */
-  private route(method: string, sessionId: string): SessionEndpoint {
-    const endpoint = this.sessions.get(sessionId) ?? this.opening;
-    if (!endpoint) throw RpcError.invalidParams(`${method}: no open session ${JSON.stringify(sessionId)} on this agent`);
-    return endpoint;
-  }
-
-  /** Handlers for what the agent calls; registered before initialize, since agents call early. */
-  private serve(connection: AcpConnection): void {
+  /**
+   * Handlers for what the agent calls, registered before initialize (agents call early). Each
+   * call is routed by its `sessionId` to a session open on this process (its scope), else refused.
+   */
+  private serve(connection: AcpConnection, scope: ProcessScope): void {
+    const route = (method: string, sessionId: string): SessionEndpoint => {
+      const endpoint = scope.route(sessionId);
+      if (!endpoint) throw RpcError.invalidParams(`${method}: no open session ${JSON.stringify(sessionId)} on this agent`);
+      return endpoint;
+    };
     connection.onNotification(clientMethods.sessionUpdate, ({ sessionId, update }) => {
-      const endpoint = this.sessions.get(sessionId) ?? this.opening;
+      const endpoint = scope.route(sessionId);
       if (endpoint) endpoint.onUpdate(update);
       else this.log.info(`Ignored session/update for ${sessionId}, which is not open`);
     });
-    connection.onRequest(clientMethods.sessionRequestPermission, (request) => this.route('session/request_permission', request.sessionId).onPermission(request));
+    connection.onRequest(clientMethods.sessionRequestPermission, (request) => route('session/request_permission', request.sessionId).onPermission(request));
     if (this.ports.forms) {
       connection.onRequest(clientMethods.elicitationCreate, (request) => {
         // A form scoped to a request in flight (sign-in, session setup) goes to the session being opened, else the first.
-        const endpoint = 'sessionId' in request ? this.route('elicitation/create', request.sessionId) : (this.opening ?? this.endpoints()[0]);
+        const endpoint = 'sessionId' in request ? route('elicitation/create', request.sessionId) : (scope.opening ?? scope.endpoints()[0]);
         if (!endpoint) throw RpcError.invalidParams('elicitation/create: no session is open to show it');
         return endpoint.onElicitation(request);
       });
       // Follows URL-mode flows only, which are declined: nothing to do.
       connection.onNotification(clientMethods.elicitationComplete, ({ elicitationId }) => this.log.info(`Ignored elicitation/complete for ${elicitationId}`));
     }
-    connection.onRequest(clientMethods.fsReadTextFile, async (request) => ({ content: await this.route('fs/read_text_file', request.sessionId).readTextFile(request) }));
+    connection.onRequest(clientMethods.fsReadTextFile, async (request) => ({ content: await route('fs/read_text_file', request.sessionId).readTextFile(request) }));
     if (this.ports.writeTextFile) {
-      connection.onRequest(clientMethods.fsWriteTextFile, async (request) => (await this.route('fs/write_text_file', request.sessionId).writeTextFile!(request), {}));
+      connection.onRequest(clientMethods.fsWriteTextFile, async (request) => (await route('fs/write_text_file', request.sessionId).writeTextFile!(request), {}));
     }
     if (this.ports.terminals) {
-      const terminals = (method: string, sessionId: string) => this.route(method, sessionId).terminals!;
+      const terminals = (method: string, sessionId: string) => route(method, sessionId).terminals!;
       connection.onRequest(clientMethods.terminalCreate, (request) => terminals('terminal/create', request.sessionId).create(request));
       connection.onRequest(clientMethods.terminalOutput, (request) => terminals('terminal/output', request.sessionId).output(request));
       connection.onRequest(clientMethods.terminalWaitForExit, (request) => terminals('terminal/wait_for_exit', request.sessionId).waitForExit(request));

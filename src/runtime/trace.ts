@@ -2,6 +2,8 @@
 // is recorded (a secret never sits in the trace's memory, let alone in a document). The
 // redaction is the agent's SecretScrubber (secrets.ts). No `vscode` import: unit-tested in plain
 // Node; src/host/trace/traceView.ts shows it.
+import { Emitter } from 'vscode-jsonrpc';
+import type { Event } from 'vscode-jsonrpc';
 import { REDACTED, SECRET_KEY, SecretScrubber, SecretScrubbers, redact } from './secrets';
 
 export interface SanitizeOptions {
@@ -141,7 +143,9 @@ export class TraceBuffer {
  */
 export class TraceStore {
   private readonly buffers = new Map<string, TraceBuffer>();
-  private readonly listeners = new Set<(agent: string) => void>();
+  private readonly added = new Emitter<string>();
+  /** Fired with the agent's name after each message is traced. */
+  readonly onDidAdd: Event<string> = this.added.event;
 
   constructor(
     private readonly limits: TraceLimits = DEFAULT_TRACE_LIMITS,
@@ -150,7 +154,7 @@ export class TraceStore {
 
   add(agent: string, direction: TraceDirectionName, message: unknown): void {
     this.buffer(agent).add(direction, message);
-    for (const listener of this.listeners) listener(agent);
+    this.added.fire(agent);
   }
 
   buffer(agent: string): TraceBuffer {
@@ -161,10 +165,5 @@ export class TraceStore {
 
   text(agent: string): string {
     return this.buffer(agent).text();
-  }
-
-  onDidAdd(listener: (agent: string) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 }

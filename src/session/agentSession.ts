@@ -1,3 +1,5 @@
+import { Emitter } from 'vscode-jsonrpc';
+import type { Event } from 'vscode-jsonrpc';
 import { ConnectionClosedError } from '../agent/connection';
 import type { AcpConnection } from '../agent/connection';
 import { agentMethods } from '../protocol/methods';
@@ -7,6 +9,7 @@ import type { AgentDefinition, AgentPorts, ControllerSettings } from '../runtime
 import { attachmentLabel, promptBlocks, promptCaps, refusal } from './attachments';
 import type { Attachment, NewAttachment } from './attachments';
 import { Elicitations } from './elicitations';
+import { foldUpdate } from './fold';
 import type { ElicitationAction } from './elicitations';
 import { SessionLifecycle } from './lifecycle';
 import { PromptAttachments } from './promptAttachments';
@@ -48,7 +51,9 @@ export class AgentSession {
   private readonly attachments: PromptAttachments;
   private readonly endpoint: SessionEndpoint;
   private status: SessionStatus;
-  private readonly statusListeners = new Set<(status: SessionStatus) => void>();
+  private readonly statusChanged = new Emitter<SessionStatus>();
+  /** Fired with the new status on every change. */
+  readonly onStatus: Event<SessionStatus> = this.statusChanged.event;
   private savedTitle: string | undefined;
   private firstPrompt: string | undefined;
 
@@ -79,7 +84,7 @@ export class AgentSession {
       (views, notice) => this.session.setAttachments(views, notice),
     );
     // An attachment added before the agent ran is checked once its promptCapabilities are known.
-    this.statusListeners.add(() => this.attachments.recheck());
+    this.onStatus(() => this.attachments.recheck());
   }
 
   get currentStatus(): SessionStatus {
@@ -106,11 +111,6 @@ export class AgentSession {
   }
   get agentInfo() {
     return this.lifecycle.running?.initialize;
-  }
-
-  onStatus(listener: (status: SessionStatus) => void): () => void {
-    this.statusListeners.add(listener);
-    return () => this.statusListeners.delete(listener);
   }
 
   start(): Promise<void> {
@@ -274,11 +274,7 @@ export class AgentSession {
   private makeEndpoint(): SessionEndpoint {
     const { writeTextFile, terminals } = this.ports;
     return {
-      onUpdate: (update) => {
-        if (!this.transcript.apply(update) && !this.session.apply(update) && update.sessionUpdate === 'unknown') {
-          this.ports.log.info(`Ignored session/update of unknown kind ${update.kind}`);
-        }
-      },
+      onUpdate: (update) => foldUpdate(update, { transcript: this.transcript, session: this.session, log: this.ports.log }),
       onPermission: (request) => this.transcript.askPermission(request.toolCall, request.options),
       onElicitation: (request) => this.elicitations.create(request),
       readTextFile: (request) => this.ports.readTextFile(request),
@@ -330,6 +326,6 @@ export class AgentSession {
 
   private setStatus(patch: Partial<SessionStatus>): void {
     this.status = { ...this.status, ...patch };
-    for (const listener of this.statusListeners) listener(this.status);
+    this.statusChanged.fire(this.status);
   }
 }

@@ -21,10 +21,6 @@ export class Elicitations {
     private readonly log: ConnectionLog,
   ) {}
 
-  get pendingKeys(): string[] {
-    return this.transcript.waitingForms;
-  }
-
   create(request: CreateElicitationRequest): Promise<CreateElicitationResponse> {
     if (request.mode !== 'form') {
       this.log.warn(`${this.agentName} asked for a ${request.mode}-mode elicitation, which this client does not support: declined`);
@@ -69,10 +65,5 @@ export class Elicitations {
       return false;
     }
     return this.transcript.answerElicitation(requestKey, { action: 'accept', content: checked.content }, 'accepted', checked.content);
-  }
-
-  /** Every open form is answered `cancel` (with the permissions asked: the transcript holds both). */
-  cancelAll(): void {
-    this.transcript.cancelWaiting();
   }
 }

@@ -1,3 +1,5 @@
+import { Emitter } from 'vscode-jsonrpc';
+import type { Event } from 'vscode-jsonrpc';
 import type {
   AvailableCommand,
   SessionConfigOption,
@@ -27,12 +29,9 @@ export class SessionState {
   private follow = true;
   private attachments: AttachmentChip[] = [];
   private attachmentNotice: string | null = null;
-  private readonly listeners = new Set<() => void>();
-
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
+  private readonly changed = new Emitter<void>();
+  /** Fired after every change of what `view` returns. */
+  readonly onChange: Event<void> = this.changed.event;
 
   /** What the panel shows. Config options win over legacy modes when an agent sends both (ACP §10). */
   get view(): SessionSnapshot {
@@ -137,7 +136,7 @@ export class SessionState {
   }
 
   private emit(): void {
-    for (const listener of this.listeners) listener();
+    this.changed.fire();
   }
 }
 

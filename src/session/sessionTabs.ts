@@ -1,3 +1,6 @@
+import { Emitter } from 'vscode-jsonrpc';
+import type { Event } from 'vscode-jsonrpc';
+import { DisposableStore } from '../base/disposables';
 import type { AgentSession, SessionOptions } from './agentSession';
 import type { AgentDefinition } from '../runtime/ports';
 import type { AgentRuntime } from '../runtime/agentRuntime';
@@ -49,19 +52,16 @@ export class SessionTabs {
   private shownKey: string | undefined;
   private nextKey = 1;
   private readonly runtimes = new Map<string, AgentRuntime>();
-  private readonly unsubscribe = new Map<string, () => void>();
-  private readonly listeners = new Set<() => void>();
+  /** Per tab, what it listens to: dropped when the tab closes. */
+  private readonly subscriptions = new Map<string, DisposableStore>();
+  private readonly changed = new Emitter<void>();
+  /** Fired when a tab opens, closes, is shown, or changes phase or title. */
+  readonly onChange: Event<void> = this.changed.event;
 
   constructor(
     private readonly make: TabFactories,
     private readonly store: TabStore,
   ) {}
-
-  /** Called when a tab opens, closes, is shown, or changes phase or title. */
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
 
   get all(): readonly Tab[] {
     return this.tabs;
@@ -117,11 +117,12 @@ export class SessionTabs {
       phase = controller.currentStatus.phase;
       this.emit();
     };
-    const offStatus = controller.onStatus(changed);
-    const offSession = controller.session.onChange(() => {
+    const subscriptions = new DisposableStore();
+    subscriptions.add(controller.onStatus(changed));
+    subscriptions.add(controller.session.onChange(() => {
       if (controller.label !== label) changed();
-    });
-    this.unsubscribe.set(tab.key, () => (offStatus(), offSession()));
+    }));
+    this.subscriptions.set(tab.key, subscriptions);
     this.emit();
     return tab;
   }
@@ -143,8 +144,8 @@ export class SessionTabs {
     const index = this.tabs.findIndex((t) => t.key === key);
     if (index === -1) return undefined;
     const [tab] = this.tabs.splice(index, 1);
-    this.unsubscribe.get(key)?.();
-    this.unsubscribe.delete(key);
+    this.subscriptions.get(key)?.dispose();
+    this.subscriptions.delete(key);
     const wasShown = this.shownKey === key;
     if (wasShown) this.shownKey = this.tabs[Math.min(index, this.tabs.length - 1)]?.key;
     void this.persistTabs();
@@ -169,7 +170,7 @@ export class SessionTabs {
   }
 
   private emit(): void {
-    for (const listener of this.listeners) listener();
+    this.changed.fire();
   }
 
   /** What the agent said may quote a secret it was given: the store keeps it masked. */
@@ -182,9 +183,9 @@ export class SessionTabs {
   /** Every session and every process ends (the window closes: what comes back is in the store). */
   async dispose(): Promise<void> {
     for (const tab of this.tabs) this.saveTranscript(tab);
-    for (const off of this.unsubscribe.values()) off();
-    this.unsubscribe.clear();
-    this.listeners.clear();
+    for (const subscriptions of this.subscriptions.values()) subscriptions.dispose();
+    this.subscriptions.clear();
+    this.changed.dispose();
     await Promise.all([...this.runtimes.values()].map((r) => r.stop()));
   }
 }

@@ -1,3 +1,5 @@
+import { Emitter } from 'vscode-jsonrpc';
+import type { Event } from 'vscode-jsonrpc';
 import type { CreateElicitationResponse, RequestPermissionResponse, SessionUpdate, StopReason, ToolCall, ToolCallContent, ToolCallUpdate } from '../protocol';
 import type { ElicitationState } from '../forms/elicitationForm';
 import { contentText } from './contentText';
@@ -58,16 +60,13 @@ export class Transcript {
    * per chunk, and its garbage, were a third of the fold's cost (bench/throughput.mjs).
    */
   private open: { index: number; text: string; pieces: string[] } | undefined;
-  private readonly listeners = new Set<(event: TranscriptEvent) => void>();
+  private readonly changed = new Emitter<TranscriptEvent>();
+  /** Fired for every change, in order: the feed, follow and the review walk it. */
+  readonly onChange: Event<TranscriptEvent> = this.changed.event;
 
   get entries(): readonly Entry[] {
     this.settle();
     return this.list;
-  }
-
-  onChange(listener: (event: TranscriptEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** Returns false for updates that are not transcript entries (session state, unknown kinds). */
@@ -325,7 +324,7 @@ export class Transcript {
   }
 
   private emit(event: TranscriptEvent): void {
-    for (const listener of this.listeners) listener(event);
+    this.changed.fire(event);
   }
 
   private toolContentView(content: Exclude<ToolCallContent, { type: 'diff' }>): ToolContent {

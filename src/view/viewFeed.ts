@@ -1,3 +1,4 @@
+import type { Disposable, Event } from 'vscode-jsonrpc';
 import type { SessionState } from '../session/sessionState';
 import type { Transcript, TranscriptEvent } from '../session/transcript';
 import { entriesView, entryView, sessionView } from './projection';
@@ -8,7 +9,7 @@ export interface FeedSource {
   readonly transcript: Transcript;
   readonly session: SessionState;
   readonly currentStatus: StatusView;
-  onStatus(listener: (status: StatusView) => void): () => void;
+  readonly onStatus: Event<StatusView>;
 }
 
 /**
@@ -48,7 +49,7 @@ export class ViewFeed {
   private seq = 0;
   /** The post the panel has not yet said it rendered, with the timer that stops waiting for it. */
   private inFlight: { seq: number; timer: ReturnType<typeof setTimeout> } | undefined;
-  private subscriptions: (() => void)[] = [];
+  private subscriptions: Disposable[] = [];
 
   constructor(
     private readonly post: (message: FeedPost) => void,
@@ -158,6 +159,6 @@ export class ViewFeed {
   }
 
   private unsubscribe(): void {
-    this.subscriptions.splice(0).forEach((off) => off());
+    this.subscriptions.splice(0).forEach((subscription) => subscription.dispose());
   }
 }

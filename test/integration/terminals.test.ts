@@ -46,7 +46,7 @@ suite('client terminals', function () {
     });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const r = await report<any>(controller, 'run');
-    off();
+    off.dispose();
     assert.ok(!r.error, JSON.stringify(r));
 
     // 1. Streaming: both streams in one output; the card saw it grow.

@@ -1,8 +1,8 @@
-// The host's DisposableStore: everything added is disposed once, the last added first, and one
-// failing dispose does not keep the others from theirs.
+// The DisposableStore (the extension's lifetime, and each agent process's): everything added is
+// disposed once, the last added first, and one failing dispose does not keep the others from theirs.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { DisposableStore } from '../../src/host/disposables';
+import { DisposableStore, toDisposable } from '../../src/base/disposables';
 
 const recording = (log: string[], name: string) => ({ dispose: () => void log.push(name) });
 
@@ -52,4 +52,12 @@ test('several failures are thrown together', () => {
     () => store.dispose(),
     (error: unknown) => error instanceof AggregateError && error.errors.map((e: Error) => e.message).join() === 'y,x',
   );
+});
+
+test('toDisposable runs its dispose once, however often it is disposed', () => {
+  let runs = 0;
+  const d = toDisposable(() => runs++);
+  d.dispose();
+  d.dispose();
+  assert.equal(runs, 1);
 });

@@ -135,16 +135,16 @@ test('the transcript entry: pending, a refused answer keeps it pending with the 
   assert.equal(elicitations.answer(view.requestKey, 'decline'), false, 'answered once');
 });
 
-test('decline and cancel answer at once; cancelAll answers every open form cancel; URL mode is declined', async () => {
+test('decline and cancel answer at once; cancelling what waits answers every open form cancel; URL mode is declined', async () => {
   const transcript = new Transcript();
   const elicitations = new Elicitations(transcript, 'Fake', silent);
   const first = elicitations.create(parse(REQUEST));
   const second = elicitations.create(parse(REQUEST));
   const third = elicitations.create(parse(REQUEST));
-  const [k1] = elicitations.pendingKeys;
+  const [k1] = transcript.waitingForms;
   elicitations.answer(k1, 'decline');
   assert.deepEqual(await first, { action: 'decline' });
-  elicitations.cancelAll();
+  transcript.cancelWaiting();
   assert.deepEqual(await Promise.all([second, third]), [{ action: 'cancel' }, { action: 'cancel' }] satisfies CreateElicitationResponse[]);
   assert.deepEqual(transcript.entries.map((e) => (e.kind === 'elicitation' ? e.state : e.kind)), ['declined', 'cancelled', 'cancelled']);
 

@@ -66,7 +66,7 @@ test('a flood of 1,000,000 session/updates: bounded memory, answered mid-flood b
     transcript,
     session: new SessionState(),
     currentStatus: { agentName: 'Flood', phase: 'ready' } as StatusView,
-    onStatus: (l) => (listeners.add(l), () => listeners.delete(l)),
+    onStatus: (l) => (listeners.add(l), { dispose: () => listeners.delete(l) }),
   });
 
   let handled = 0;

@@ -29,22 +29,23 @@ const NODE_BUILTIN = (i: string) => i.startsWith('node:') || ['fs', 'path', 'os'
 
 /**
  * Per folder: the folders of ours it may import, and whether it may import vscode / node
- * built-ins. protocol, session, forms, webview-protocol and the webview are pure; the core
+ * built-ins. base (lifetimes) may be used by every layer of the extension. protocol, session, forms, webview-protocol and the webview are pure; the core
  * (agent, runtime, session, view, workspace) never sees vscode; only host/ and extension.ts do.
  * The session model knows nothing of the panel's view model: view/projection.ts maps it.
  */
 const RULES: Record<string, { ours: string[]; vscode: boolean; node: boolean }> = {
+  base: { ours: [], vscode: false, node: false },
   protocol: { ours: [], vscode: false, node: false },
-  agent: { ours: ['protocol'], vscode: false, node: true },
-  runtime: { ours: ['protocol', 'agent', 'session'], vscode: false, node: true },
-  session: { ours: ['protocol', 'agent', 'runtime', 'forms'], vscode: false, node: false },
-  view: { ours: ['session', 'webview-protocol'], vscode: false, node: false },
+  agent: { ours: ['base', 'protocol'], vscode: false, node: true },
+  runtime: { ours: ['base', 'protocol', 'agent', 'session'], vscode: false, node: true },
+  session: { ours: ['base', 'protocol', 'agent', 'runtime', 'forms'], vscode: false, node: false },
+  view: { ours: ['base', 'session', 'webview-protocol'], vscode: false, node: false },
   forms: { ours: [], vscode: false, node: false },
   workspace: { ours: [], vscode: false, node: true },
   'webview-protocol': { ours: ['forms'], vscode: false, node: false },
   webview: { ours: ['webview-protocol'], vscode: false, node: false },
   'demo-agent': { ours: [], vscode: false, node: true },
-  host: { ours: ['protocol', 'agent', 'runtime', 'session', 'view', 'workspace', 'forms', 'webview-protocol'], vscode: true, node: true },
+  host: { ours: ['base', 'protocol', 'agent', 'runtime', 'session', 'view', 'workspace', 'forms', 'webview-protocol'], vscode: true, node: true },
 };
 
 test('every folder of src/ has a layering rule', () => {
@@ -83,4 +84,14 @@ test('activate stays thin: under 30 lines', () => {
   assert.notEqual(start, -1, 'activate is declared in src/extension.ts');
   const end = lines.findIndex((l, i) => i > start && l === '}');
   assert.ok(end - start + 1 < 30, `activate is ${end - start + 1} lines`);
+});
+
+test('events are emitters (vscode-jsonrpc in the core, VS Code in host/), not hand-rolled sets of listeners', () => {
+  // A collection of callbacks that a class walks, calling each, to "emit": what Emitter already
+  // does, with a disposable per subscription and a listener that throws kept from breaking the
+  // others. (Checked on the idiom, so a listener type by any name is caught.)
+  const handRolled = sources(SRC)
+    .filter((file) => /for \(const (\w+) of this\.\w+(?:\.values\(\))?\)\s*\1\(/.test(readFileSync(file, 'utf8')))
+    .map((file) => path.relative(SRC, file));
+  assert.deepEqual(handRolled, ['agent/connection.ts'], 'only the connection keeps callbacks: the rejections of requests in flight, run once when it closes');
 });

@@ -18,7 +18,7 @@ function source(): FeedSource & { setStatus(s: StatusView): void } {
     currentStatus: { agentName: 'Fake', phase: 'ready' } as StatusView,
     onStatus(l: (s: StatusView) => void) {
       listeners.add(l);
-      return () => listeners.delete(l);
+      return { dispose: () => listeners.delete(l) };
     },
     setStatus(s: StatusView) {
       src.currentStatus = s;

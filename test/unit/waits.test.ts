@@ -52,7 +52,7 @@ test('cancelWaiting answers every permission and form; ending a turn answers wha
   assert.deepEqual(await p2, { outcome: { outcome: 'cancelled' } });
   assert.deepEqual(await form, { action: 'cancel' });
   assert.deepEqual(t.entries.map((e) => (e.kind === 'tool' ? `${e.toolCallId}:${e.permission ? 'ask' : '-'}` : e.kind === 'elicitation' ? e.state : e.kind)), ['a:-', 'b:-', 'cancelled', 'turnEnd']);
-  assert.equal(forms.pendingKeys.length, 0);
+  assert.equal(t.waitingForms.length, 0);
 });
 
 test('clearing the transcript (a load replays the session) answers what waited first', async () => {

@@ -30,7 +30,7 @@ export class Follower implements vscode.Disposable {
   });
   /** Per running tool call: what it last pointed at (so an update that moves nothing reopens nothing) and where it is marked. */
   private readonly followed = new Map<string, { key: string; uri?: vscode.Uri; range?: vscode.Range }>();
-  private unsubscribe: (() => void) | undefined;
+  private subscription: vscode.Disposable | undefined;
   /** An editor that comes into view (another tab, a split) gets the marks of its file too. */
   private readonly visibleEditors = vscode.window.onDidChangeVisibleTextEditors(() => this.redecorate());
   /** Each follow waits for the one before it, so the editor ends on the agent's latest location. */
@@ -42,9 +42,9 @@ export class Follower implements vscode.Disposable {
   ) {}
 
   attach(transcript: Transcript): void {
-    this.unsubscribe?.();
+    this.subscription?.dispose();
     this.clearAll();
-    this.unsubscribe = transcript.onChange((event) => this.onChange(transcript, event));
+    this.subscription = transcript.onChange((event) => this.onChange(transcript, event));
   }
 
   setEnabled(enabled: boolean): void {
@@ -110,7 +110,7 @@ export class Follower implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.unsubscribe?.();
+    this.subscription?.dispose();
     this.followed.clear();
     this.visibleEditors.dispose();
     this.decoration.dispose();

@@ -18,11 +18,9 @@ export class TraceView implements vscode.TextDocumentContentProvider, vscode.Dis
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastRefresh = 0;
   private readonly disposables: vscode.Disposable[];
-  private readonly unsubscribe: () => void;
 
   constructor(private readonly store: TraceStore) {
-    this.disposables = [vscode.workspace.registerTextDocumentContentProvider(TRACE_SCHEME, this), this.changed];
-    this.unsubscribe = store.onDidAdd((agent) => this.onAdd(agent));
+    this.disposables = [vscode.workspace.registerTextDocumentContentProvider(TRACE_SCHEME, this), this.changed, store.onDidAdd((agent) => this.onAdd(agent))];
   }
 
   static uri(agent: string): vscode.Uri {
@@ -75,7 +73,6 @@ export class TraceView implements vscode.TextDocumentContentProvider, vscode.Dis
   }
 
   dispose(): void {
-    this.unsubscribe();
     if (this.timer) clearTimeout(this.timer);
     for (const d of this.disposables) d.dispose();
   }

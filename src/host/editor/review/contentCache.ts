@@ -45,8 +45,8 @@ export class ContentCache implements vscode.Disposable {
   private seeding: Promise<void> | undefined;
   /** Per path, the latest read: an older read finishing late must not overwrite a newer one. */
   private readonly generation = new Map<string, number>();
-  private readonly listeners = new Set<WillChange>();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly willChange = new vscode.EventEmitter<{ fsPath: string; kind: FileEventKind; before: Before }>();
+  private readonly disposables: vscode.Disposable[] = [this.willChange];
   private readonly decoder = new TextDecoder('utf-8');
 
   constructor(
@@ -65,8 +65,7 @@ export class ContentCache implements vscode.Disposable {
   }
 
   onWillChange(listener: WillChange): vscode.Disposable {
-    this.listeners.add(listener);
-    return new vscode.Disposable(() => this.listeners.delete(listener));
+    return this.willChange.event(({ fsPath, kind, before }) => listener(fsPath, kind, before));
   }
 
   /** Fills the cache once; later calls share the first. */
@@ -114,7 +113,6 @@ export class ContentCache implements vscode.Disposable {
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
-    this.listeners.clear();
     this.texts.clear();
   }
 
@@ -140,7 +138,7 @@ export class ContentCache implements vscode.Disposable {
     // A create of a file never held: it did not exist before (unless it was one we skipped).
     let before: Before = this.before(fsPath);
     if (before === undefined && kind === 'create' && !this.skipped.has(fsPath)) before = null;
-    for (const listener of this.listeners) listener(fsPath, kind, before);
+    this.willChange.fire({ fsPath, kind, before });
     if (kind === 'delete') this.set(fsPath, null);
     else void this.refresh(uri);
   }

@@ -40,7 +40,7 @@ export class EditReviewer implements vscode.Disposable {
   private readonly review = new EditReview();
   private readonly cache: ContentCache;
   /** Every open session, whichever the panel shows: a turn in any of them may edit files. */
-  private readonly sources = new Map<ReviewSource, () => void>();
+  private readonly sources = new Map<ReviewSource, vscode.Disposable>();
   private readonly disposables: vscode.Disposable[] = [];
   private phase: string | undefined;
   private inTurn = false;
@@ -81,15 +81,16 @@ export class EditReviewer implements vscode.Disposable {
    */
   watch(source: ReviewSource): void {
     if (this.sources.has(source)) return;
-    const offStatus = source.onStatus(() => this.onPhases());
-    const offTranscript = source.transcript.onChange((event) => this.onTranscript(source, event));
-    this.sources.set(source, () => (offStatus(), offTranscript()));
+    this.sources.set(source, vscode.Disposable.from(
+      source.onStatus(() => this.onPhases()),
+      source.transcript.onChange((event) => this.onTranscript(source, event)),
+    ));
     this.onPhases();
     source.session.setReview(this.published);
   }
 
   unwatch(source: ReviewSource): void {
-    this.sources.get(source)?.();
+    this.sources.get(source)?.dispose();
     this.sources.delete(source);
     this.onPhases();
   }
@@ -180,7 +181,7 @@ export class EditReviewer implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const unsubscribe of this.sources.values()) unsubscribe();
+    for (const subscription of this.sources.values()) subscription.dispose();
     this.sources.clear();
     for (const d of this.disposables) d.dispose();
     clearTimeout(this.timer);

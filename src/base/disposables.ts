@@ -1,15 +1,27 @@
 /**
- * VS Code's disposables, and ours. A dispose that returns a promise (the sessions', which stop
- * their agents) is not awaited: VS Code does not wait at shutdown either.
+ * VS Code's disposables, vscode-jsonrpc's, and ours: one shape. A dispose that returns a promise
+ * (the sessions', which stop their agents) is not awaited: VS Code does not wait at shutdown either.
  */
 export interface Disposable {
   dispose(): unknown;
 }
 
+/** A disposable that runs `dispose` once, however often it is disposed. */
+export function toDisposable(dispose: () => unknown): Disposable {
+  let done = false;
+  return {
+    dispose: () => {
+      if (done) return;
+      done = true;
+      return dispose();
+    },
+  };
+}
+
 /**
- * What the extension registers and owns, disposed once, the last added first: what was made
- * later may use what was made before it (the log, most of all), never the reverse. VS Code-free,
- * so its order is unit-tested.
+ * A lifetime: what the extension registers and owns, or what one agent process owns. Disposed
+ * once, the last added first: what was made later may use what was made before it (the log, most
+ * of all), never the reverse. VS Code-free, so the core uses it too and its order is unit-tested.
  */
 export class DisposableStore implements Disposable {
   private readonly items: Disposable[] = [];
