@@ -19,6 +19,10 @@ export interface SettingValues {
   followAgent: boolean;
   initializeTimeoutSeconds: number;
   maxMessageMegabytes: number;
+  /** What a command an agent runs keeps of its output when the agent sets no outputByteLimit. */
+  terminalOutputLimitMegabytes: number;
+  /** fs/read_text_file refuses a file on disk larger than this. */
+  readTextFileLimitMegabytes: number;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -30,6 +34,8 @@ export const SETTING_DEFAULTS: Readonly<SettingValues> = {
   followAgent: true,
   initializeTimeoutSeconds: 60,
   maxMessageMegabytes: 32,
+  terminalOutputLimitMegabytes: 1,
+  readTextFileLimitMegabytes: 10,
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
@@ -44,9 +50,11 @@ const PARSERS: { [K in SettingKey]: (raw: unknown) => SettingValues[K] | undefin
   followAgent: (raw) => (typeof raw === 'boolean' ? raw : undefined),
   initializeTimeoutSeconds: atLeastOne,
   maxMessageMegabytes: atLeastOne,
+  terminalOutputLimitMegabytes: atLeastOne,
+  readTextFileLimitMegabytes: atLeastOne,
 };
 
-/** The manifest's `minimum: 1`, which VS Code does not enforce: 0 would time out every start, or drop every message. */
+/** The manifest's `minimum: 1`, which VS Code does not enforce: 0 would time out every start, drop every message, keep no output or refuse every file. */
 function atLeastOne(raw: unknown): number | undefined {
   return typeof raw === 'number' && Number.isFinite(raw) ? Math.max(1, raw) : undefined;
 }
