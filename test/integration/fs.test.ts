@@ -4,6 +4,7 @@
 // missing folders, keep the file's line endings; every hostile path is refused with -32602 and
 // nothing outside the workspace changes.
 import * as assert from 'assert';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -193,6 +194,38 @@ suite('fs callbacks', function () {
     const written = fs.readFileSync(fresh, 'utf8');
     testLog(`    [info] CRLF content written to a new file is saved as ${JSON.stringify(written)}`);
     assert.ok(written === 'p\r\nq\r\n' || written === 'p\nq\n', JSON.stringify(written));
+  });
+
+  test('a read of a FIFO (or a symlink to one) is refused at once, a file over the size limit by its size; an open buffer is read whatever its size', async () => {
+    const pipe = path.join(dir, 'agent.fifo');
+    execFileSync('mkfifo', [pipe]);
+    fs.symlinkSync(pipe, path.join(dir, 'fifo-link'));
+    const big = path.join(dir, 'big.log');
+    fs.writeFileSync(big, 'line\n'.repeat(300_000)); // 1.4 MiB
+    const config = vscode.workspace.getConfiguration('acpHost');
+    await config.update('readTextFileLimitMegabytes', 1, vscode.ConfigurationTarget.Global);
+    try {
+      const controller = await useAgent('FS', 'fs-agent.js');
+      // Each read of a FIFO with a blocking open would hold a thread of the extension host's pool for good.
+      const fifos = [...Array(6).fill(pipe), path.join(dir, 'fifo-link')];
+      const results = await ask<CallResult[]>(controller, { batch: [...fifos.map((p) => ({ read: p })), { read: big }, { read: path.join(dir, 'ok-after.txt') }] });
+      for (const r of results.slice(0, fifos.length)) {
+        assert.strictEqual(r.code, -32602, JSON.stringify(r));
+        assert.match(r.message ?? '', /is a FIFO \(named pipe\), not a regular file/);
+      }
+      const tooBig = results[fifos.length];
+      assert.strictEqual(tooBig.code, -32602);
+      assert.match(tooBig.message ?? '', /big\.log": it is 1\.4 MiB, over the limit of 1 MiB \(acpHost\.readTextFileLimitMegabytes\)/);
+      assert.strictEqual(results[fifos.length + 1].code, -32002, 'a missing file is still not found');
+      // Open in an editor, the same file is served from memory.
+      await vscode.workspace.openTextDocument(big);
+      const fromBuffer = await ask(controller, { read: big, line: 2, limit: 1 });
+      assert.deepStrictEqual(fromBuffer, { ok: true, content: 'line\n' });
+    } finally {
+      await config.update('readTextFileLimitMegabytes', undefined, vscode.ConfigurationTarget.Global);
+      fs.rmSync(pipe);
+      fs.rmSync(path.join(dir, 'fifo-link'));
+    }
   });
 
   test('every hostile path is refused with -32602, for reads and writes, and nothing outside changes', async () => {
