@@ -116,6 +116,46 @@ test('a markdown link posts openLink with the raw href and does not navigate', a
   });
 });
 
+test('one click on a link opens it exactly once: VS Code’s own link handler on the window never sees it, and the default is prevented', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot([
+      { kind: 'agent', text: 'See [a file](/w/src/a.ts#L3), [the docs](https://example.com/x) and [a drive path](C:/w/b.ts).' },
+      tool({ status: 'completed', locations: [{ path: '/w/src/a.ts', line: 12 }] }),
+    ]));
+    // A stand-in for VS Code's webview frame (pre/index.html handleInnerClick): a click listener
+    // on the window that, for any link, posts 'did-click-link' with the href resolved against the
+    // page (an absolute path becomes a web URL there), whatever defaultPrevented says.
+    await page.evaluate(() => {
+      window.__vscodeOpened = [];
+      window.__defaultPrevented = [];
+      window.addEventListener('click', (event) => {
+        const a = event.composedPath().find((n) => n.tagName === 'A' && n.href);
+        if (a) window.__vscodeOpened.push(a.href);
+      });
+      // On the transcript itself, after the panel's own listener: what that listener did to the event.
+      document.querySelector('#transcript').addEventListener('click', (event) => window.__defaultPrevented.push(event.defaultPrevented));
+    });
+    const links = page.locator('#transcript .markdown a');
+    assert.equal(await links.count(), 3);
+    for (let i = 0; i < 3; i++) await links.nth(i).click();
+    await page.locator('#transcript a.tool-location').click();
+    // Keyboard: Enter on a focused link is a click too.
+    await links.nth(0).focus();
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await intents(page), [
+      { type: 'openLink', href: '/w/src/a.ts#L3' },
+      { type: 'openLink', href: 'https://example.com/x' },
+      { type: 'openLink', href: 'C:/w/b.ts' },
+      { type: 'openLocation', path: '/w/src/a.ts', line: 12 },
+      { type: 'openLink', href: '/w/src/a.ts#L3' },
+    ]);
+    assert.deepEqual(await page.evaluate(() => window.__vscodeOpened), [], 'VS Code’s handler saw none of the clicks');
+    assert.deepEqual(await page.evaluate(() => window.__defaultPrevented), [true, true, true, true, true]);
+    assert.deepEqual(page.__log.navigations, []);
+    assert.deepEqual(page.__log.popups, []);
+  });
+});
+
 test('prompt box: Enter sends the trimmed text and clears it, Shift+Enter is a newline, empty sends nothing', async () => {
   await h.withPanel(env, {}, async (page) => {
     await h.render(page, h.snapshot([]));
