@@ -30,6 +30,8 @@ export const DiffViewSchema = z.object({
   preview: z.array(z.string()),
   /** More changed lines exist than the preview holds. */
   previewTruncated: z.boolean(),
+  /** The host no longer keeps the full texts (a session's budget for them, or a restored session): no Open diff. */
+  textsDropped: z.boolean().optional(),
 });
 
 export const ToolContentViewSchema = z.discriminatedUnion('type', [

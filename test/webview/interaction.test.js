@@ -77,6 +77,19 @@ test('Open diff posts openDiff with the entry index and the content index', asyn
   });
 });
 
+test('a diff whose full texts the host no longer keeps says so instead of offering Open diff', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    const diff = (p, over = {}) => ({ type: 'diff', path: p, isNewFile: false, added: 1, removed: 1, preview: ['-a', '+b'], previewTruncated: false, ...over });
+    await h.render(page, h.snapshot([tool({ status: 'completed', content: [diff('/w/kept.ts'), diff('/w/dropped.ts', { textsDropped: true })] })]));
+    const card = (i) => page.locator(`#transcript .entry[data-index="0"] .tool-diff[data-content-index="${i}"]`);
+    assert.equal(await card(0).locator('button.open-diff').count(), 1);
+    assert.equal(await card(1).locator('button.open-diff').count(), 0);
+    assert.equal(await card(1).locator('.diff-dropped').textContent(), 'full texts not kept');
+    assert.match(await card(1).locator('.diff-dropped').getAttribute('title'), /newest diffs only/);
+    assert.equal(await card(1).locator('.diff-line').count(), 2, 'the preview stays');
+  });
+});
+
 test('a location link posts openLocation (line null when absent) and does not navigate', async () => {
   await h.withPanel(env, {}, async (page) => {
     const url = page.url();

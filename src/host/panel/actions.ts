@@ -1,6 +1,7 @@
 import type { NewAttachment } from '../../session/attachments';
 import type { AgentSession } from '../../session/agentSession';
 import type { DiffSource } from '../../session/transcript';
+import { DIFF_TEXTS_DROPPED } from '../../session/diffTexts';
 import type { ViewToHost } from '../../webview-protocol/messages';
 import { runAction } from './actionRunner';
 import type { Action, RunnerHost } from './actionRunner';
@@ -94,8 +95,8 @@ const INTENT_ACTIONS: { [K in PanelIntent['type']]: HostAction<Extract<PanelInte
     warnOnFailure: true,
     run: ({ host, session, intent }) => {
       const diff = session.transcript.diffSource(intent.index, intent.contentIndex);
-      // A session restored after a reload kept the diff's summary, not its full texts.
-      if (!diff) throw new Error('The full texts of this diff are not available any more (the session was restored after a window reload).');
+      // Its card keeps the summary: the texts went with the session's budget for them, or a reload.
+      if (!diff) throw new Error(DIFF_TEXTS_DROPPED);
       return host.workbench.openDiff(diff);
     },
   },
