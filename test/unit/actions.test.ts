@@ -173,7 +173,7 @@ describe('panel intents', () => {
     await dispatchIntent(host, { type: 'openDiff', index: 5, contentIndex: 0 });
     assert.deepEqual(calls, []);
     assert.equal(failures.length, 1);
-    assert.match(failures[0].message, /not available any more/);
+    assert.match(failures[0].message, /no longer kept: a session keeps the newest .* of diff texts, and none after a window reload/);
     assert.equal(failures[0].tellUser, true);
   });
 });
