@@ -6,6 +6,8 @@ import { AgentRuntime } from '../runtime/agentRuntime';
 import { baseEnv, controllerSettings, listAgents, mcpServers } from './config/agentConfig';
 import type { AgentChoice } from './config/agentConfig';
 import { SettingChanges, setting, updateSetting } from './config/settings';
+import { HostPolicy } from './policy/hostPolicy';
+import { manageRemembered } from './policy/rememberedPicker';
 import { DisposableStore } from '../base/disposables';
 import { COMMAND_IDS, dispatchIntent, runCommand } from './panel/actions';
 import type { ActionHost, PanelIntent, ShownSession } from './panel/actions';
@@ -45,6 +47,8 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   readonly mentions = new MentionPicker();
   /** Review of the agent's edits; it outlives agents (the changed files stay the user's to review). */
   readonly reviewer = this.disposables.add(new EditReviewer(this.logs.channel));
+  /** ACP Host's policy over what agents ask of VS Code (src/policy/, session/policyGate.ts). */
+  readonly policy: HostPolicy;
   private readonly follower = this.disposables.add(new Follower(setting('followAgent'), (m) => this.logs.channel.info(m)));
   /**
    * A start refused for an untrusted workspace is retried once the user trusts it. (The manifest's
@@ -58,6 +62,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
 
   constructor(private readonly extension: vscode.ExtensionContext) {
     this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m));
+    this.policy = this.disposables.add(new HostPolicy(extension.workspaceState, (m) => this.logs.channel.warn(m)));
     this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets));
     this.view = this.disposables.add(new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel));
     this.store = new SessionStore(extension.workspaceState);
@@ -299,7 +304,11 @@ export class AgentHost implements ActionHost, vscode.Disposable {
       onUpdate: (terminalId, state) => owner?.()?.transcript.updateTerminal(terminalId, state),
     });
     return {
-      readTextFile: (request) => readTextFile(request, this.logs.connectionLog),
+      readTextFile: async (request) => {
+        const text = await readTextFile(request, this.logs.connectionLog);
+        this.policy.markRead(request.path);
+        return text;
+      },
       writeTextFile: (request) => writeTextFile(request, this.logs.connectionLog, (uri) => this.reviewer.beforeWrite(uri)),
       terminals,
       log: this.logs.connectionLog,
@@ -313,7 +322,12 @@ export class AgentHost implements ActionHost, vscode.Disposable {
       readForEmbed,
       // The panel renders elicitation forms.
       forms: true,
+      policy: this.policy,
     };
+  }
+
+  manageRememberedPermissions(): Promise<void> {
+    return manageRemembered(this.policy.workspace, this.tabs.all.map((t) => ({ label: t.controller.label, gate: t.controller.gate })));
   }
 
   /** The commands and the view go first, then the watchers and the sessions (their agents stop); the log last. */

@@ -15,6 +15,8 @@ import type {
   WriteTextFileRequest,
 } from '../protocol';
 import type { EmbedReader } from '../session/attachments';
+import type { PolicyLayers } from '../policy/policy';
+import type { Rule, SourcedRule } from '../policy/rules';
 import type { SecretScrubber } from './secrets';
 
 // What the agent layer (runtime and sessions) needs from VS Code, as plain functions and data,
@@ -77,6 +79,20 @@ export interface AgentPorts {
   readForEmbed?: EmbedReader;
   /** The panel shows `elicitation/create` forms (answered through `answerElicitation`); form mode is advertised only with it. */
   forms?: boolean;
+  /** ACP Host's policy over what agents ask (session/policyGate.ts); without it every request is served as asked. */
+  policy?: PolicyPort;
+}
+
+/** What the policy needs from the host: settings, paths as the workspace sees them, remembered choices. */
+export interface PolicyPort {
+  /** What `agentName`'s requests are decided by now: the same object until a setting or a remembered choice changes. */
+  layers(agentName: string): Omit<PolicyLayers, 'remembered'> & { workspace: readonly SourcedRule[] };
+  /** `path`'s workspace-relative forms, `/`-separated: as named and, through symlinks, as it really is. */
+  relativePaths(path: string): Promise<string[]>;
+  /** "Always in this workspace": kept with the workspace, listed and revocable. */
+  rememberForWorkspace(rule: Rule): void;
+  /** Why this write needs a yes even where the policy allows it (the user's unsaved edit changed since the agent read it). */
+  writeConcern?(request: WriteTextFileRequest): Promise<string | undefined>;
 }
 
 export interface AgentDefinition {

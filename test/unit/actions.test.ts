@@ -62,6 +62,7 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
     closeSession: record('closeSession'),
     openFromHistory: record('openFromHistory'),
     addSelection: record('addSelection'),
+    manageRememberedPermissions: record('manageRememberedPermissions'),
   } satisfies ActionHost;
   return { host, calls, failures, session };
 }

@@ -72,6 +72,7 @@ describe('manifest', () => {
         'acpHost.closeSession',
         'acpHost.copyTrace',
         'acpHost.forgetSecrets',
+        'acpHost.manageRememberedPermissions',
         'acpHost.newSession',
         'acpHost.restartAgent',
         'acpHost.sessionHistory',

@@ -19,6 +19,11 @@ export interface SettingValues {
   followAgent: boolean;
   initializeTimeoutSeconds: number;
   maxMessageMegabytes: number;
+  /** Checked by the policy's settings reader (host/policy/policySettings.ts), which reports each invalid rule. */
+  rules: readonly unknown[];
+  protectedPaths: readonly string[];
+  /** Per agent name: off | safe | allButProtected (invalid values read as off). */
+  autoApprove: Readonly<Record<string, unknown>>;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -30,6 +35,9 @@ export const SETTING_DEFAULTS: Readonly<SettingValues> = {
   followAgent: true,
   initializeTimeoutSeconds: 60,
   maxMessageMegabytes: 32,
+  rules: [],
+  protectedPaths: [],
+  autoApprove: {},
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
@@ -44,6 +52,9 @@ const PARSERS: { [K in SettingKey]: (raw: unknown) => SettingValues[K] | undefin
   followAgent: (raw) => (typeof raw === 'boolean' ? raw : undefined),
   initializeTimeoutSeconds: atLeastOne,
   maxMessageMegabytes: atLeastOne,
+  rules: (raw) => (Array.isArray(raw) ? raw : undefined),
+  protectedPaths: (raw) => (Array.isArray(raw) ? raw.filter((g): g is string => typeof g === 'string' && g !== '') : undefined),
+  autoApprove: (raw) => (raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined),
 };
 
 /** The manifest's `minimum: 1`, which VS Code does not enforce: 0 would time out every start, or drop every message. */

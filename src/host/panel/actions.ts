@@ -65,6 +65,7 @@ export interface ActionHost extends RunnerHost<ShownSession> {
   closeSession(key?: string): Promise<void>;
   openFromHistory(): Promise<void>;
   addSelection(): Promise<void>;
+  manageRememberedPermissions(): Promise<void>;
 }
 
 type HostAction<I> = Action<ActionHost, ShownSession, I>;
@@ -144,6 +145,7 @@ const COMMANDS = {
   'acpHost.copyTrace': { run: ({ host, session }) => host.workbench.copyTrace(session.currentStatus.agentName) },
   'acpHost.forgetSecrets': { run: ({ host }) => host.workbench.forgetSecrets() },
   'acpHost.addSelection': { type: 'attachSelection' },
+  'acpHost.manageRememberedPermissions': { run: ({ host }) => host.manageRememberedPermissions() },
 } satisfies Record<`acpHost.${string}`, PanelIntent | HostAction<void>>;
 
 export type CommandId = keyof typeof COMMANDS;
