@@ -87,8 +87,12 @@ export interface AgentPorts {
 export interface PolicyPort {
   /** What `agentName`'s requests are decided by now: the same object until a setting or a remembered choice changes. */
   layers(agentName: string): Omit<PolicyLayers, 'remembered'> & { workspace: readonly SourcedRule[] };
-  /** `path`'s workspace-relative forms, `/`-separated: as named and, through symlinks, as it really is. */
-  relativePaths(path: string): Promise<string[]>;
+  /**
+   * `path`'s workspace-relative forms, `/`-separated: as named and, through symlinks, as it really
+   * is. Undefined when confinement refuses the path: serving it then fails with -32602, which
+   * needs no question first.
+   */
+  relativePaths(path: string): Promise<string[] | undefined>;
   /** "Always in this workspace": kept with the workspace, listed and revocable. */
   rememberForWorkspace(rule: Rule): void;
   /** Why this write needs a yes even where the policy allows it (the user's unsaved edit changed since the agent read it). */

@@ -41,15 +41,15 @@ export class PolicyGate {
   ) {}
 
   async readTextFile(request: ReadTextFileRequest, serve: (request: ReadTextFileRequest) => Promise<string>): Promise<string> {
-    if (this.port) await this.check({ kind: 'read', paths: await this.port.relativePaths(request.path) }, { verb: 'read', target: request.path, toolKind: 'read' });
+    const paths = await this.port?.relativePaths(request.path);
+    // No paths: a path confinement refuses, which serving answers (-32602) without a question.
+    if (paths) await this.check({ kind: 'read', paths }, { verb: 'read', target: request.path, toolKind: 'read' });
     return serve(request);
   }
 
   async writeTextFile(request: WriteTextFileRequest, serve: (request: WriteTextFileRequest) => Promise<void>): Promise<void> {
-    if (this.port) {
-      const paths = await this.port.relativePaths(request.path);
-      await this.check({ kind: 'write', paths }, { verb: 'write', target: request.path, toolKind: 'edit' }, await this.port.writeConcern?.(request));
-    }
+    const paths = await this.port?.relativePaths(request.path);
+    if (paths) await this.check({ kind: 'write', paths }, { verb: 'write', target: request.path, toolKind: 'edit' }, await this.port!.writeConcern?.(request));
     return serve(request);
   }
 
@@ -75,7 +75,8 @@ export class PolicyGate {
     if (!this.port) return askUser();
     const { toolCall, options } = request;
     const named = [...(toolCall.locations ?? []).map((l) => l.path), ...(toolCall.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : []))];
-    const paths = (await Promise.all(named.map((p) => this.port!.relativePaths(p)))).flat();
+    // A path outside the workspace is seen without its root (`home/me/.ssh/config`): still protected.
+    const paths = (await Promise.all(named.map(async (p) => (await this.port!.relativePaths(p)) ?? [p.replace(/^([A-Za-z]:)?[\\/]+/, '').replace(/\\/g, '/')]))).flat();
     const toolKind = toolCall.kind ?? this.transcript.toolKindOf(toolCall.toolCallId);
     const verdict = this.policy().decide({ kind: 'permission', paths, toolKind });
     if (verdict.decision === 'ask') return askUser();

@@ -175,3 +175,20 @@ test('without a policy port every request is served as asked', async () => {
   await gate.writeTextFile({ sessionId: 's', path: '/ws/.vscode/settings.json', content: '' }, async (r) => void served.push(r.path));
   assert.deepEqual(served, ['/ws/.vscode/settings.json']);
 });
+
+test('a path confinement refuses is not asked about: serving refuses it (-32602) at once', async () => {
+  const transcript = new Transcript();
+  const port: PolicyPort = {
+    layers: () => ({ settings: new RuleSet([]), workspace: [], protectedPaths: [], autoApprove: 'off' }),
+    relativePaths: async () => undefined,
+    rememberForWorkspace: () => undefined,
+  };
+  const gate = new PolicyGate(port, transcript, 'Fake', silent);
+  await assert.rejects(
+    gate.writeTextFile({ sessionId: 's', path: '~/.bashrc', content: '' }, async () => {
+      throw RpcError.invalidParams('Refused path "~/.bashrc"');
+    }),
+    (error: RpcError) => error.code === ErrorCodes.InvalidParams,
+  );
+  assert.equal(transcript.entries.length, 0, 'no card');
+});

@@ -4,6 +4,7 @@ import { RuleSet } from '../../policy/rules';
 import type { Rule } from '../../policy/rules';
 import type { PolicyPort } from '../../runtime/ports';
 import { policyPaths } from '../../workspace/policyPaths';
+import { resolveWorkspacePath } from '../editor/workspacePaths';
 import { readPolicySettings } from './policySettings';
 import type { PolicySettings } from './policySettings';
 import { WorkspaceRules } from './workspaceRules';
@@ -47,7 +48,10 @@ export class HostPolicy implements PolicyPort, vscode.Disposable {
     return layers;
   }
 
-  relativePaths(path: string): Promise<string[]> {
+  async relativePaths(path: string): Promise<string[] | undefined> {
+    // Confinement first, as serving does it (quietly: serving logs the refusal).
+    const uri = await resolveWorkspacePath(path).catch(() => undefined);
+    if (!uri) return undefined;
     return policyPaths(path, (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath));
   }
 
