@@ -19,6 +19,7 @@ import { readTextFile } from './editor/fileReader';
 import { writeTextFile } from './editor/fileWriter';
 import { Follower } from './editor/follow';
 import { Logs } from './trace/logs';
+import { WorkspaceAudit } from './audit/workspaceAudit';
 import { TerminalPort } from './terminals/terminalPort';
 import { EditReviewer } from './editor/review/editReviewer';
 import { pickFromHistory } from './sessions/sessionHistory';
@@ -59,8 +60,12 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   private readonly store: SessionStore;
   readonly tabs: SessionTabs;
   private current!: AgentSession;
+  /** The workspace's audit log: what agents wrote, ran, read and asked, and who decided. */
+  readonly audit: WorkspaceAudit;
 
   constructor(private readonly extension: vscode.ExtensionContext) {
+    // Any agent's secret is masked in any event: the log is the workspace's, not one agent's.
+    this.audit = this.disposables.add(new WorkspaceAudit(extension.storageUri, (_agent, text) => this.logs.secrets.scrub(text), (m) => this.logs.channel.warn(m)));
     this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m));
     this.policy = this.disposables.add(new HostPolicy(extension.workspaceState, (m) => this.logs.channel.warn(m)));
     this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets));
@@ -283,20 +288,20 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   /** The agent's process; its ports say what every session on it serves (they are routed to each session's own). */
   private createRuntime(agent: AgentDefinition): AgentRuntime {
     const settings = this.settings();
-    return new AgentRuntime(agent, settings, this.ports(undefined, settings.workspaceFolder));
+    return new AgentRuntime(agent, settings, this.ports(undefined, settings.workspaceFolder, agent.name));
   }
 
   private createController(agent: AgentDefinition, runtime: AgentRuntime, options: SessionOptions): AgentSession {
     const settings = this.settings();
     // The port exists before the controller whose transcript shows its output: bound late.
     let controller: AgentSession | undefined;
-    controller = new AgentSession(agent, settings, this.ports(() => controller, settings.workspaceFolder), { ...options, runtime });
+    controller = new AgentSession(agent, settings, this.ports(() => controller, settings.workspaceFolder, agent.name), { ...options, runtime });
     this.reviewer.watch(controller);
     return controller;
   }
 
   /** What a session (or, without `owner`, its agent's runtime) gets from VS Code. */
-  private ports(owner: (() => AgentSession | undefined) | undefined, workspaceFolder: string): AgentPorts {
+  private ports(owner: (() => AgentSession | undefined) | undefined, workspaceFolder: string, agentName: string): AgentPorts {
     const terminals = new TerminalPort({
       baseEnv,
       workspaceFolder,
@@ -304,13 +309,15 @@ export class AgentHost implements ActionHost, vscode.Disposable {
       onUpdate: (terminalId, state) => owner?.()?.transcript.updateTerminal(terminalId, state),
     });
     return {
-      readTextFile: async (request) => {
-        const text = await readTextFile(request, this.logs.connectionLog);
-        this.policy.markRead(request.path);
-        return text;
-      },
-      writeTextFile: (request) => writeTextFile(request, this.logs.connectionLog, (uri) => this.reviewer.beforeWrite(uri)),
-      terminals,
+      ...this.audit.ports(agentName, {
+        read: async (request, onSource) => {
+          const text = await readTextFile(request, this.logs.connectionLog, onSource);
+          this.policy.markRead(request.path);
+          return text;
+        },
+        write: (request) => writeTextFile(request, this.logs.connectionLog, (uri) => this.reviewer.beforeWrite(uri)),
+        terminals,
+      }),
       log: this.logs.connectionLog,
       onTrace: (name, direction, message) => this.logs.addTrace(name, direction, message),
       // One scrubber per agent: the runtime feeds it what the agent is given, the log and the trace mask what it knows.

@@ -1,4 +1,5 @@
 import type { ConnectionLog, TraceDirection } from '../agent/connection';
+import type { NewAuditEvent } from '../audit/auditEvent';
 import type { LaunchSpec } from '../agent/process';
 import type {
   ClientCapabilities,
@@ -61,6 +62,8 @@ export interface AgentPorts {
   terminals?: TerminalPort;
   log: ConnectionLog;
   onTrace(agentName: string, direction: TraceDirection, message: unknown): void;
+  /** The workspace's audit log (src/audit): what agents asked and how it was answered. Without it nothing is recorded. */
+  audit?(event: NewAuditEvent): void;
   /** The agent's scrubber, shared with the host's sinks (log, trace); without it the runtime keeps one of its own. */
   secrets?(agentName: string): SecretScrubber;
   /**

@@ -13,6 +13,7 @@ import { foldUpdate } from './fold';
 import type { ElicitationAction } from './elicitations';
 import { SessionLifecycle } from './lifecycle';
 import { PolicyGate } from './policyGate';
+import { askAudited } from './permissionAudit';
 import { PromptAttachments } from './promptAttachments';
 import { SessionState } from './sessionState';
 import { SignIn } from './signIn';
@@ -279,8 +280,8 @@ export class AgentSession {
     const { writeTextFile, terminals } = this.ports;
     return {
       onUpdate: (update) => foldUpdate(update, { transcript: this.transcript, session: this.session, log: this.ports.log }),
-      // Each passes ACP Host's policy first (session/policyGate.ts).
-      onPermission: (request) => this.gate.permission(request, () => this.transcript.askPermission(request.toolCall, request.options)),
+      // Each passes ACP Host's policy first (session/policyGate.ts); what the user is asked is audited (session/permissionAudit.ts).
+      onPermission: (request) => this.gate.permission(request, () => askAudited({ agent: this.agentName, transcript: this.transcript, record: this.ports.audit?.bind(this.ports) }, request)),
       onElicitation: (request) => this.elicitations.create(request),
       readTextFile: (request) => this.gate.readTextFile(request, (r) => this.ports.readTextFile(r)),
       writeTextFile: writeTextFile && ((request) => this.gate.writeTextFile(request, writeTextFile)),

@@ -57,6 +57,8 @@ export interface ActionHost extends RunnerHost<ShownSession> {
   readonly workbench: Workbench;
   readonly reviewer: { open(path: string): Promise<void>; keep(path?: string): Promise<void>; undo(path?: string): Promise<void> };
   readonly mentions: { pick(): Promise<NewAttachment[]> };
+  /** The workspace's audit log (host/audit/workspaceAudit.ts). */
+  readonly audit: { show(): Promise<unknown>; export(): Promise<unknown> };
   agentChoices(): readonly { name: string; commandLine: string }[];
   startAgent(): Promise<void>;
   chooseAgent(name: string): Promise<void>;
@@ -146,6 +148,8 @@ const COMMANDS = {
   'acpHost.forgetSecrets': { run: ({ host }) => host.workbench.forgetSecrets() },
   'acpHost.addSelection': { type: 'attachSelection' },
   'acpHost.manageRememberedPermissions': { run: ({ host }) => host.manageRememberedPermissions() },
+  'acpHost.showAuditLog': { run: ({ host }) => host.audit.show() },
+  'acpHost.exportAuditLog': { run: ({ host }) => host.audit.export() },
 } satisfies Record<`acpHost.${string}`, PanelIntent | HostAction<void>>;
 
 export type CommandId = keyof typeof COMMANDS;
