@@ -31,8 +31,6 @@ export const AuditEventSchema = z.object({
   detail: z.string().optional(),
 });
 export type AuditEvent = z.infer<typeof AuditEventSchema>;
-export type AuditKind = AuditEvent['kind'];
-export type AuditDecision = AuditEvent['decision'];
 
 /** What a caller records: the log stamps the time when it is not given. */
 export type NewAuditEvent = Omit<AuditEvent, 'time'> & { time?: string };

@@ -280,7 +280,7 @@ export class AgentSession {
     const { writeTextFile, terminals } = this.ports;
     return {
       onUpdate: (update) => foldUpdate(update, { transcript: this.transcript, session: this.session, log: this.ports.log }),
-      // Each passes ACP Host's policy first (session/policyGate.ts); what the user is asked is audited (session/permissionAudit.ts).
+      // Each passes ACP Host's policy first (session/policyGate.ts); a question put to the user is audited.
       onPermission: (request) => this.gate.permission(request, () => askAudited({ agent: this.agentName, transcript: this.transcript, record: this.ports.audit?.bind(this.ports) }, request)),
       onElicitation: (request) => this.elicitations.create(request),
       readTextFile: (request) => this.gate.readTextFile(request, (r) => this.ports.readTextFile(r)),

@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import type { AuditLog } from '../../audit/auditLog';
 import { auditText } from '../../audit/auditText';
 
-export const AUDIT_SCHEME = 'acp-audit';
+const AUDIT_SCHEME = 'acp-audit';
 /** An open audit document is refreshed at most this often while events come. */
-export const AUDIT_REFRESH_MS = 500;
+const AUDIT_REFRESH_MS = 500;
 
 /**
  * The audit log as a read-only virtual document (`acp-audit:/ACP Audit Log`), one line per event,

@@ -5,7 +5,7 @@ import { AuditLog, toJsonLines } from '../../audit/auditLog';
 import type { AuditScrub } from '../../audit/auditLog';
 import type { AuditEvent, NewAuditEvent } from '../../audit/auditEvent';
 import { auditReads, auditTerminals, auditWrites } from '../../runtime/auditedPorts';
-import type { SourcedRead } from '../../runtime/auditedPorts';
+import type { AuditRecorder, SourcedRead } from '../../runtime/auditedPorts';
 import type { AgentPorts, TerminalPort } from '../../runtime/ports';
 import type { WriteTextFileRequest } from '../../protocol';
 import { AuditStore } from './auditStore';
@@ -55,7 +55,7 @@ export class WorkspaceAudit implements vscode.Disposable {
     agent: string,
     served: { read: SourcedRead; write: (request: WriteTextFileRequest) => Promise<void>; terminals: TerminalPort },
   ): Pick<AgentPorts, 'readTextFile' | 'writeTextFile' | 'terminals' | 'audit'> {
-    const record = (event: Omit<NewAuditEvent, 'agent'>) => void this.log.record({ agent, ...event });
+    const record: AuditRecorder = (event) => void this.log.record({ agent, ...event });
     return {
       readTextFile: auditReads(served.read, record),
       writeTextFile: auditWrites(served.write, record),
