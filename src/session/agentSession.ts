@@ -70,7 +70,7 @@ export class AgentSession {
     this.runtime = options.runtime ?? new AgentRuntime(agent, settings, ports);
     this.savedTitle = options.title;
     this.status = { agentName: agent.name, phase: 'idle' };
-    this.gate = new PolicyGate(ports.policy, this.transcript, agent.name, ports.log);
+    this.gate = new PolicyGate(ports.policy, this.transcript, agent.name, ports.log, ports.audit?.bind(ports));
     this.endpoint = this.makeEndpoint();
     this.signIn = new SignIn(this.signInSession(), ports);
     this.lifecycle = new SessionLifecycle(this.runtime, options.runtime === undefined, this.lifecycleSession(), options.sessionId);

@@ -2,8 +2,9 @@ import type { ConnectionLog } from '../agent/connection';
 import { RpcError } from '../protocol/errors';
 import type { ReadTextFileRequest, RequestPermissionRequest, RequestPermissionResponse, WriteTextFileRequest } from '../protocol';
 import { Policy } from '../policy/policy';
-import type { PolicyLayers } from '../policy/policy';
-import { RuleSet, exactCommandPattern, exactPathGlob } from '../policy/rules';
+import type { NewAuditEvent } from '../audit/auditEvent';
+import type { PolicyLayers, Verdict } from '../policy/policy';
+import { RuleSet, describeRule, exactCommandPattern, exactPathGlob } from '../policy/rules';
 import type { PolicyRequest, Rule, SourcedRule } from '../policy/rules';
 import { commandLine } from '../runtime/presets';
 import type { PolicyPort, TerminalPort } from '../runtime/ports';
@@ -13,6 +14,8 @@ import type { Transcript } from './transcript';
 
 /** What a request the host may ask about is, for its card and its error. */
 interface Subject {
+  kind: 'write' | 'read' | 'terminal';
+  sessionId: string;
   verb: 'write' | 'read' | 'run';
   /** The path (absolute, as the agent named it) or the command line. */
   target: string;
@@ -38,31 +41,37 @@ export class PolicyGate {
     private readonly transcript: Transcript,
     private readonly agentName: string,
     private readonly log: ConnectionLog,
+    /** The workspace's audit log: each decision of the policy's, and each answer to its questions. */
+    private readonly record?: (event: NewAuditEvent) => void,
   ) {}
 
   async readTextFile(request: ReadTextFileRequest, serve: (request: ReadTextFileRequest) => Promise<string>): Promise<string> {
     const paths = await this.port?.relativePaths(request.path);
     // No paths: a path confinement refuses, which serving answers (-32602) without a question.
-    if (paths) await this.check({ kind: 'read', paths }, { verb: 'read', target: request.path, toolKind: 'read' });
+    if (paths) await this.check({ kind: 'read', paths }, { kind: 'read', sessionId: request.sessionId, verb: 'read', target: request.path, toolKind: 'read' });
     return serve(request);
   }
 
   async writeTextFile(request: WriteTextFileRequest, serve: (request: WriteTextFileRequest) => Promise<void>): Promise<void> {
     const paths = await this.port?.relativePaths(request.path);
-    if (paths) await this.check({ kind: 'write', paths }, { verb: 'write', target: request.path, toolKind: 'edit' }, await this.port!.writeConcern?.(request));
+    if (paths) await this.check({ kind: 'write', paths }, { kind: 'write', sessionId: request.sessionId, verb: 'write', target: request.path, toolKind: 'edit' }, await this.port!.writeConcern?.(request));
     return serve(request);
   }
 
   /** The session's terminals, with `terminal/create` passing the policy first. */
   terminals(terminals: TerminalPort | undefined): TerminalPort | undefined {
     if (!terminals || !this.port) return terminals;
+    // Delegated one by one: the port is a class, whose methods a spread would leave behind.
     return {
-      ...terminals,
       create: async (request) => {
         const line = commandLine(request.command, request.args ?? []);
-        await this.check({ kind: 'terminal', paths: [], command: line }, { verb: 'run', target: line, toolKind: 'execute' });
+        await this.check({ kind: 'terminal', paths: [], command: line }, { kind: 'terminal', sessionId: request.sessionId, verb: 'run', target: line, toolKind: 'execute' });
         return terminals.create(request);
       },
+      output: (request) => terminals.output(request),
+      waitForExit: (request) => terminals.waitForExit(request),
+      kill: (request) => terminals.kill(request),
+      release: (request) => terminals.release(request),
       dispose: terminals.dispose && (() => terminals.dispose!()),
     };
   }
@@ -84,6 +93,16 @@ export class PolicyGate {
     if (!option) return askUser(); // nothing offered to answer with: the user decides
     const how = verdict.decision === 'allow' ? 'Allowed' : 'Refused';
     this.transcript.notePolicy(toolCall, `${how} by ACP Host (${describeReason(verdict)}): "${option.name}"`);
+    this.record?.({
+      agent: this.agentName,
+      sessionId: request.sessionId,
+      kind: 'permission',
+      target: toolCall.title ?? toolCall.toolCallId,
+      decision: verdict.decision === 'allow' ? 'allowed' : 'denied',
+      by: verdict.reason.by === 'auto' ? 'auto' : 'rule',
+      ...ruleOf(verdict),
+      detail: `answered ${JSON.stringify(option.name)} (${option.kind})`,
+    });
     this.log.info(`${this.agentName}: ${how.toLowerCase()} permission for ${toolCall.title ?? toolCall.toolCallId} (${describeReason(verdict)})`);
     return { outcome: { outcome: 'selected', optionId: option.optionId } };
   }
@@ -100,10 +119,23 @@ export class PolicyGate {
   /** Returns when the request may be served; throws the error the agent gets when it may not. */
   private async check(request: PolicyRequest, subject: Subject, concern?: string): Promise<void> {
     const verdict = this.policy().decide(request);
-    if (verdict.decision === 'deny') throw refused(subject, describeReason(verdict));
-    if (verdict.decision === 'allow' && !concern) return;
-    const why = verdict.decision === 'ask' ? describeReason(verdict) : undefined;
-    const answer = await this.ask(subject, [why, concern].filter(Boolean).join('; '), verdict.decision === 'ask' && !concern);
+    const audit = (decision: NewAuditEvent['decision'], by: NewAuditEvent['by'], detail: string) =>
+      this.record?.({ agent: this.agentName, sessionId: subject.sessionId, kind: subject.kind, target: subject.target, decision, by, ...ruleOf(verdict), detail });
+    const byRule = verdict.reason.by === 'rule' ? 'rule' : 'default';
+    if (verdict.decision === 'deny') {
+      audit('denied', byRule, describeReason(verdict));
+      throw refused(subject, describeReason(verdict));
+    }
+    if (verdict.decision === 'allow' && !concern) {
+      // A default allow is the host's ordinary serving, which the served port records.
+      if (byRule === 'rule') audit('allowed', 'rule', describeReason(verdict));
+      return;
+    }
+    const why = [verdict.decision === 'ask' ? describeReason(verdict) : undefined, concern].filter(Boolean).join('; ');
+    audit('asked', byRule, why);
+    const answer = await this.ask(subject, why, verdict.decision === 'ask' && !concern);
+    if (answer === 'cancelled') audit('cancelled', 'auto', 'not answered before the turn ended, was cancelled, or the agent stopped');
+    else audit(answer === 'deny' ? 'denied' : 'allowed', 'user', `chose ${JSON.stringify(HOST_ASK_OPTIONS.find((o) => o.answer === answer)?.name)}`);
     switch (answer) {
       case 'once':
         return;
@@ -152,6 +184,11 @@ export class PolicyGate {
 function remembered(request: PolicyRequest, subject: Subject): Rule {
   if (request.kind === 'terminal') return { request: 'terminal', command: exactCommandPattern(subject.target), decision: 'allow' };
   return { request: request.kind, path: exactPathGlob(request.paths[0] ?? subject.target), decision: 'allow' };
+}
+
+/** The rule that decided, in words, for the audit log. */
+function ruleOf(verdict: Verdict): { rule?: string } {
+  return verdict.reason.by === 'rule' ? { rule: describeRule(verdict.reason.rule) } : {};
 }
 
 function refused(subject: Subject, why: string): RpcError {

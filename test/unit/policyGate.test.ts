@@ -192,3 +192,47 @@ test('a path confinement refuses is not asked about: serving refuses it (-32602)
   );
   assert.equal(transcript.entries.length, 0, 'no card');
 });
+
+test('the gated terminals keep every method of a port that is a class (a spread would drop them)', async () => {
+  class Port {
+    calls: string[] = [];
+    async create() { this.calls.push('create'); return { terminalId: 't' }; }
+    async output() { this.calls.push('output'); return { output: '', truncated: false }; }
+    async waitForExit() { this.calls.push('waitForExit'); return { exitCode: 0 }; }
+    async kill() { this.calls.push('kill'); }
+    async release() { this.calls.push('release'); }
+  }
+  const port = new Port();
+  const { gate } = setup();
+  const gated = gate.terminals(port)!;
+  await gated.create({ sessionId: 's', command: 'ls' });
+  await gated.output({ sessionId: 's', terminalId: 't' });
+  await gated.waitForExit({ sessionId: 's', terminalId: 't' });
+  await gated.kill({ sessionId: 's', terminalId: 't' });
+  await gated.release({ sessionId: 's', terminalId: 't' });
+  assert.deepEqual(port.calls, ['create', 'output', 'waitForExit', 'kill', 'release']);
+});
+
+test('every decision of the policy and every answer to its questions is audited', async () => {
+  const events: { kind: string; decision: string; by: string; rule?: string; target: string }[] = [];
+  const transcript = new Transcript();
+  const port: PolicyPort = {
+    layers: () => ({ settings: new RuleSet([{ request: 'write', path: 'dist/**', decision: 'deny', source: 'settings' }]), workspace: [], protectedPaths: [], autoApprove: 'safe' }),
+    relativePaths: async (p) => [p.replace(/^\/ws\//, '')],
+    rememberForWorkspace: () => undefined,
+  };
+  const gate = new PolicyGate(port, transcript, 'Fake', silent, (e) => void events.push(e));
+  await assert.rejects(gate.writeTextFile({ sessionId: 's', path: '/ws/dist/a.js', content: '' }, async () => undefined));
+  const pending = gate.writeTextFile({ sessionId: 's', path: '/ws/.env', content: '' }, async () => undefined);
+  const card = await waitingCard(transcript);
+  transcript.answerPermission(card.toolCallId, 'acp-host:allow-once');
+  await pending;
+  await gate.permission(permission('read'), () => Promise.reject(new Error('asked')));
+  assert.deepEqual(events.map(({ kind, decision, by, target }) => `${kind} ${target}: ${decision} by ${by}`), [
+    'write /ws/dist/a.js: denied by rule',
+    'write /ws/.env: asked by default',
+    'write /ws/.env: allowed by user',
+    'permission A read tool: allowed by auto',
+  ]);
+  assert.equal(events[0].rule, 'write dist/**: deny (settings)');
+});
