@@ -3,8 +3,9 @@ import { AgentSession } from '../session/agentSession';
 import type { SessionOptions } from '../session/agentSession';
 import type { AgentDefinition, AgentPorts } from '../runtime/ports';
 import { AgentRuntime } from '../runtime/agentRuntime';
-import { baseEnv, controllerSettings, listAgents, mcpServers } from './config/agentConfig';
+import { AgentConfig, controllerSettings } from './config/agentConfig';
 import type { AgentChoice } from './config/agentConfig';
+import { WorkspaceConsent } from './config/workspaceConsent';
 import { SettingChanges, setting, updateSetting } from './config/settings';
 import { HostPolicy } from './policy/hostPolicy';
 import { manageRemembered } from './policy/rememberedPicker';
@@ -42,6 +43,9 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   readonly view: AgentViewProvider;
   /** Values of `env_var` sign-ins, in SecretStorage. Public: tests replace its prompter. */
   readonly secrets: AgentSecrets;
+  /** The user's consent to what a workspace's settings would run. Public: tests replace its prompter and picker. */
+  readonly consent: WorkspaceConsent;
+  private readonly config: AgentConfig;
   readonly workbench: VsCodeWorkbench;
   /** The @-mention QuickPick (public: the integration tests drive it). */
   readonly mentions = new MentionPicker();
@@ -51,9 +55,9 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   readonly policy: HostPolicy;
   private readonly follower = this.disposables.add(new Follower(setting('followAgent'), (m) => this.logs.channel.info(m)));
   /**
-   * A start refused for an untrusted workspace is retried once the user trusts it. (The manifest's
-   * `untrustedWorkspaces.supported: false` already keeps VS Code from activating us in Restricted
-   * Mode, so this is defence in depth for hosts that activate us anyway.)
+   * A start refused for an untrusted workspace is retried once the user trusts it. (In Restricted
+   * Mode the manifest's `untrustedWorkspaces.supported: "limited"` lets the panel open, and VS Code
+   * drops the workspace's values of the settings that decide what runs.)
    */
   private startWhenTrusted = false;
   private readonly store: SessionStore;
@@ -61,7 +65,9 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   private current!: AgentSession;
 
   constructor(private readonly extension: vscode.ExtensionContext) {
-    this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m));
+    this.consent = this.disposables.add(new WorkspaceConsent(extension.globalState, (m) => this.logs.channel.info(m)));
+    this.config = new AgentConfig(extension.extensionPath, this.consent);
+    this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m), (name) => this.config.ownIdentity(name));
     this.policy = this.disposables.add(new HostPolicy(extension.workspaceState, (m) => this.logs.channel.warn(m)));
     this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets));
     this.view = this.disposables.add(new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel));
@@ -94,6 +100,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     const settings = this.disposables.add(new SettingChanges());
     // The panel's agent picker lists what is configured now.
     this.disposables.add(settings.onDidChange('agents', () => this.view.attach(this.feedSource(this.current))));
+    this.disposables.add(this.consent.onDidChange(() => this.view.attach(this.feedSource(this.current))));
     this.disposables.add(
       settings.onDidChange('followAgent', (follow) => {
         this.follower.setEnabled(follow);
@@ -151,7 +158,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
    * open sessions (host knowledge, not the controller's), and changes with either.
    */
   private feedSource(controller: AgentSession): FeedSource {
-    const agents = listAgents(this.extension.extensionPath, () => undefined).map((a) => a.name);
+    const agents = this.config.agents(() => undefined).map((a) => a.name);
     const key = this.tabs.all.find((t) => t.controller === controller)?.key;
     const status = (): StatusView => statusView(controller.currentStatus, { agents, sessions: this.tabs.views(), sessionKey: key });
     return {
@@ -166,7 +173,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
 
   /** The agents to pick from, in the picker's order, with their command lines. */
   agentChoices(): AgentChoice[] {
-    return listAgents(this.extension.extensionPath, (m) => this.logs.channel.warn(m));
+    return this.config.agents((m) => this.logs.channel.warn(m));
   }
 
   /**
@@ -201,6 +208,8 @@ export class AgentHost implements ActionHost, vscode.Disposable {
       void vscode.window.showWarningMessage('ACP Host starts agents only in a trusted workspace.');
       return;
     }
+    // What a workspace's settings would run (its agent, MCP servers, environment) is asked about first; dismissed, nothing starts.
+    if (!(await this.config.beforeStart(session.currentStatus.agentName))) return;
     const configured = this.agentChoices().find((a) => a.name === session.currentStatus.agentName);
     // A configuration change since the last start takes effect when the process starts again.
     if (configured) this.tabs.runtimeFor(configured);
@@ -264,6 +273,14 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     await this.store.forget(entry);
   }
 
+  /** ACP: Manage Workspace Agent Consent; the agents that ran with a revoked value stop (a start asks again). */
+  async manageWorkspaceConsent(): Promise<void> {
+    const revoked = await this.consent.manage();
+    if (!revoked) return;
+    const runtimes = new Set(this.tabs.all.map((t) => t.controller.runtime));
+    for (const runtime of runtimes) if (runtime.current && (revoked.identity === undefined || revoked.identity === runtime.agent.identity)) await runtime.stop();
+  }
+
   /** What the user did in the panel (already validated). Public for the integration tests. */
   handleIntent(intent: PanelIntent): Promise<void> {
     return dispatchIntent(this, intent);
@@ -298,7 +315,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   /** What a session (or, without `owner`, its agent's runtime) gets from VS Code. */
   private ports(owner: (() => AgentSession | undefined) | undefined, workspaceFolder: string): AgentPorts {
     const terminals = new TerminalPort({
-      baseEnv,
+      baseEnv: this.config.baseEnv,
       workspaceFolder,
       log: this.logs.connectionLog,
       onUpdate: (terminalId, state) => owner?.()?.transcript.updateTerminal(terminalId, state),
@@ -315,10 +332,10 @@ export class AgentHost implements ActionHost, vscode.Disposable {
       onTrace: (name, direction, message) => this.logs.addTrace(name, direction, message),
       // One scrubber per agent: the runtime feeds it what the agent is given, the log and the trace mask what it knows.
       secrets: (agentName) => this.logs.secrets.for(agentName),
-      askSecret: (agentName, varName, prompt) => this.secrets.ask(agentName, varName, prompt),
-      storedSecrets: (agentName) => this.secrets.stored(agentName),
+      askSecret: (agent, varName, prompt) => this.secrets.ask(agent, varName, prompt),
+      storedSecrets: (agent) => this.secrets.stored(agent),
       runLoginTerminal,
-      mcpServers: () => mcpServers((m) => this.logs.channel.warn(m)),
+      mcpServers: () => this.config.mcpServers((m) => this.logs.channel.warn(m)),
       readForEmbed,
       // The panel renders elicitation forms.
       forms: true,

@@ -63,6 +63,7 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
     openFromHistory: record('openFromHistory'),
     addSelection: record('addSelection'),
     manageRememberedPermissions: record('manageRememberedPermissions'),
+    manageWorkspaceConsent: record('manageWorkspaceConsent'),
   } satisfies ActionHost;
   return { host, calls, failures, session };
 }
@@ -205,6 +206,7 @@ describe('palette commands', () => {
       ['acpHost.showTrace', 'showTrace("shown-agent")'],
       ['acpHost.copyTrace', 'copyTrace("shown-agent")'],
       ['acpHost.forgetSecrets', 'forgetSecrets()'],
+      ['acpHost.manageWorkspaceConsent', 'manageWorkspaceConsent()'],
     ] as const) {
       const { host, calls } = fakeHost();
       await runCommand(host, id);

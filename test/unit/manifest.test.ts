@@ -73,6 +73,7 @@ describe('manifest', () => {
         'acpHost.copyTrace',
         'acpHost.forgetSecrets',
         'acpHost.manageRememberedPermissions',
+        'acpHost.manageWorkspaceConsent',
         'acpHost.newSession',
         'acpHost.restartAgent',
         'acpHost.sessionHistory',
