@@ -5,7 +5,6 @@ import type { AgentDefinition, AgentPorts } from '../runtime/ports';
 import { AgentRuntime } from '../runtime/agentRuntime';
 import { AgentConfig, controllerSettings } from './config/agentConfig';
 import type { AgentChoice } from './config/agentConfig';
-import { WorkspaceConsent } from './config/workspaceConsent';
 import { SettingChanges, setting, updateSetting } from './config/settings';
 import { HostPolicy } from './policy/hostPolicy';
 import { manageRemembered } from './policy/rememberedPicker';
@@ -43,9 +42,8 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   readonly view: AgentViewProvider;
   /** Values of `env_var` sign-ins, in SecretStorage. Public: tests replace its prompter. */
   readonly secrets: AgentSecrets;
-  /** The user's consent to what a workspace's settings would run. Public: tests replace its prompter and picker. */
-  readonly consent: WorkspaceConsent;
-  private readonly config: AgentConfig;
+  /** The agents, MCP servers and environment the settings define, a workspace's only with consent (public: tests answer `config.consent`). */
+  readonly config: AgentConfig;
   readonly workbench: VsCodeWorkbench;
   /** The @-mention QuickPick (public: the integration tests drive it). */
   readonly mentions = new MentionPicker();
@@ -54,19 +52,14 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   /** ACP Host's policy over what agents ask of VS Code (src/policy/, session/policyGate.ts). */
   readonly policy: HostPolicy;
   private readonly follower = this.disposables.add(new Follower(setting('followAgent'), (m) => this.logs.channel.info(m)));
-  /**
-   * A start refused for an untrusted workspace is retried once the user trusts it. (In Restricted
-   * Mode the manifest's `untrustedWorkspaces.supported: "limited"` lets the panel open, and VS Code
-   * drops the workspace's values of the settings that decide what runs.)
-   */
+  /** A start refused for an untrusted workspace is retried once the user trusts it (the panel opens in Restricted Mode). */
   private startWhenTrusted = false;
   private readonly store: SessionStore;
   readonly tabs: SessionTabs;
   private current!: AgentSession;
 
   constructor(private readonly extension: vscode.ExtensionContext) {
-    this.consent = this.disposables.add(new WorkspaceConsent(extension.globalState, (m) => this.logs.channel.info(m)));
-    this.config = new AgentConfig(extension.extensionPath, this.consent);
+    this.config = this.disposables.add(new AgentConfig(extension.extensionPath, extension.globalState, (m) => this.logs.channel.info(m)));
     this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m), (name) => this.config.ownIdentity(name));
     this.policy = this.disposables.add(new HostPolicy(extension.workspaceState, (m) => this.logs.channel.warn(m)));
     this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets));
@@ -100,7 +93,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     const settings = this.disposables.add(new SettingChanges());
     // The panel's agent picker lists what is configured now.
     this.disposables.add(settings.onDidChange('agents', () => this.view.attach(this.feedSource(this.current))));
-    this.disposables.add(this.consent.onDidChange(() => this.view.attach(this.feedSource(this.current))));
+    this.disposables.add(this.config.consent.onDidChange(() => this.view.attach(this.feedSource(this.current))));
     this.disposables.add(
       settings.onDidChange('followAgent', (follow) => {
         this.follower.setEnabled(follow);
@@ -208,8 +201,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
       void vscode.window.showWarningMessage('ACP Host starts agents only in a trusted workspace.');
       return;
     }
-    // What a workspace's settings would run (its agent, MCP servers, environment) is asked about first; dismissed, nothing starts.
-    if (!(await this.config.beforeStart(session.currentStatus.agentName))) return;
+    if (!(await this.config.beforeStart(session.currentStatus.agentName))) return; // what the workspace's settings would run: dismissed, nothing starts
     const configured = this.agentChoices().find((a) => a.name === session.currentStatus.agentName);
     // A configuration change since the last start takes effect when the process starts again.
     if (configured) this.tabs.runtimeFor(configured);
@@ -273,12 +265,8 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     await this.store.forget(entry);
   }
 
-  /** ACP: Manage Workspace Agent Consent; the agents that ran with a revoked value stop (a start asks again). */
-  async manageWorkspaceConsent(): Promise<void> {
-    const revoked = await this.consent.manage();
-    if (!revoked) return;
-    const runtimes = new Set(this.tabs.all.map((t) => t.controller.runtime));
-    for (const runtime of runtimes) if (runtime.current && (revoked.identity === undefined || revoked.identity === runtime.agent.identity)) await runtime.stop();
+  manageWorkspaceConsent(): Promise<void> {
+    return this.config.manageConsent(new Set(this.tabs.all.map((t) => t.controller.runtime)));
   }
 
   /** What the user did in the panel (already validated). Public for the integration tests. */

@@ -3,8 +3,8 @@
 // would bring them) redefine the "Claude Code" preset, add an agent and add an MCP server. Their
 // commands are test/fixtures/agents/marker-agent.js, which writes a marker file the moment it
 // runs. Nothing of the workspace's runs until the user allows it; the modal is replaced through
-// host.consent.prompter (it records what it was shown), and ACP: Manage Workspace Agent
-// Consent's picker through host.consent.picker. A secret stored for the built-in Claude Code
+// host.config.consent.prompter (it records what it was shown), and ACP: Manage Workspace Agent
+// Consent's picker through host.config.consent.picker. A secret stored for the built-in Claude Code
 // never reaches the workspace's command of that name.
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -50,9 +50,9 @@ suite('workspace consent', function () {
     asked.length = 0;
     answer = undefined;
     const { host } = await api();
-    const original = host.consent.prompter;
-    host.consent.prompter = async (request) => (asked.push(request), answer);
-    restorePrompter = () => (host.consent.prompter = original);
+    const original = host.config.consent.prompter;
+    host.config.consent.prompter = async (request) => (asked.push(request), answer);
+    restorePrompter = () => (host.config.consent.prompter = original);
     await config().update(
       'agents',
       [nodeAgent('Claude Code', 'marker-agent.js', markers.claude), nodeAgent('Project agent', 'marker-agent.js', markers.project)],
@@ -64,7 +64,7 @@ suite('workspace consent', function () {
   teardown(async () => {
     const { host } = await api();
     for (const tab of host.tabs.all) await tab.controller.stop();
-    for (const decision of host.consent.decisions()) await host.consent.revoke(decision.key);
+    for (const decision of host.config.consent.decisions()) await host.config.consent.revoke(decision.key);
     await host.secrets.forget();
     restorePrompter();
     for (const key of ['agents', 'mcpServers']) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
@@ -90,7 +90,7 @@ suite('workspace consent', function () {
     assert.ok(!detail.includes(markers.claude), 'an agent not being started is not part of the question');
     assert.deepStrictEqual(asked[0].proposals.map((p) => p.name), ['Project agent', 'workspace-mcp']);
     assert.strictEqual(host.controller.currentStatus.phase, 'idle');
-    assert.deepStrictEqual(host.consent.decisions(), []);
+    assert.deepStrictEqual(host.config.consent.decisions(), []);
 
     // Refused: remembered; the workspace's agent says why it does not run.
     answer = 'deny';
@@ -98,7 +98,7 @@ suite('workspace consent', function () {
     assert.strictEqual(asked.length, 2);
     assert.strictEqual(host.controller.currentStatus.phase, 'crashed');
     assert.match(host.controller.currentStatus.detail ?? '', /defined by this workspace’s settings and was not allowed/);
-    assert.deepStrictEqual(host.consent.decisions().map((d) => [d.name, d.allowed]), [['Project agent', false], ['workspace-mcp', false]]);
+    assert.deepStrictEqual(host.config.consent.decisions().map((d) => [d.name, d.allowed]), [['Project agent', false], ['workspace-mcp', false]]);
     assert.ok(!host.agentChoices().some((a) => a.name === 'Project agent'), 'a refused workspace agent is not offered');
 
     // The user's own agent starts without a question, and without the refused MCP server.
@@ -132,15 +132,15 @@ suite('workspace consent', function () {
     assert.ok(!fs.existsSync(markers.project), 'the other workspace agent was not part of this consent');
 
     // Revoked with ACP: Manage Workspace Agent Consent: its process stops, and the preset is back.
-    const original = host.consent.picker;
-    host.consent.picker = async (decisions) => decisions.find((d) => d.name === 'Claude Code');
+    const original = host.config.consent.picker;
+    host.config.consent.picker = async (decisions) => decisions.find((d) => d.name === 'Claude Code');
     try {
       await vscode.commands.executeCommand('acpHost.manageWorkspaceConsent');
     } finally {
-      host.consent.picker = original;
+      host.config.consent.picker = original;
     }
     assert.strictEqual(controller.runtime.current, undefined, 'stopped');
-    assert.deepStrictEqual(host.consent.decisions().map((d) => d.name), ['workspace-mcp']);
+    assert.deepStrictEqual(host.config.consent.decisions().map((d) => d.name), ['workspace-mcp']);
     assert.strictEqual(host.agentChoices().find((a) => a.name === 'Claude Code')?.identity, builtin.identity);
     fs.rmSync(markers.claude);
 

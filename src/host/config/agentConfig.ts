@@ -5,6 +5,7 @@ import type { Env } from '../../agent/environment';
 import type { LaunchSpec } from '../../agent/process';
 import { launchIdentity } from '../../runtime/agentIdentity';
 import type { AgentOrigin } from '../../runtime/agentIdentity';
+import type { AgentRuntime } from '../../runtime/agentRuntime';
 import type { AgentDefinition, ControllerSettings } from '../../runtime/ports';
 import type { McpServer } from '../../protocol';
 import { buildMcpServers, parseMcpServerSettings } from '../../runtime/mcpServers';
@@ -17,7 +18,7 @@ import { setting, settingOrigins } from './settings';
 import { DEMO_AGENT_NAME, parseSetting } from './settingValues';
 import { agentProposals, environmentProposal, mcpServerProposals, mergeByName } from './workspaceProposals';
 import type { AgentProposal, Environment, EnvironmentProposal, McpServerProposal, Proposal } from './workspaceProposals';
-import type { WorkspaceConsent } from './workspaceConsent';
+import { WorkspaceConsent } from './workspaceConsent';
 
 /**
  * The login shell is asked once per extension lifetime; it costs a shell start. Configured
@@ -101,11 +102,17 @@ interface Read {
  * The agents to pick from, and the MCP servers and the environment they get: from the user's
  * settings as they are, from the workspace's once the user allowed them (workspaceConsent.ts).
  */
-export class AgentConfig {
+export class AgentConfig implements vscode.Disposable {
+  /** The user's consent to the workspace's values. Public: integration tests replace its prompter and picker. */
+  readonly consent: WorkspaceConsent;
+
   constructor(
     private readonly extensionPath: string,
-    private readonly consent: WorkspaceConsent,
-  ) {}
+    state: vscode.Memento,
+    log: (message: string) => void,
+  ) {
+    this.consent = new WorkspaceConsent(state, log);
+  }
 
   /**
    * The demo agent, the presets, then the agents of the user's settings (a preset's name
@@ -178,6 +185,23 @@ export class AgentConfig {
     if (own) return launchIdentity({ kind: 'user' }, own.command, own.args);
     const builtin = name === DEMO_AGENT_NAME || agentPresets().some((p) => p.name === name);
     return builtin ? launchIdentity(BUILTIN, '', []) : undefined;
+  }
+
+  /**
+   * ACP: Manage Workspace Agent Consent: revokes the decision the user picks, and stops those of
+   * `runtimes` that run with it (the agent it defined; for an MCP server or the environment,
+   * every running agent, which was given it). A start asks again.
+   */
+  async manageConsent(runtimes: Iterable<AgentRuntime>): Promise<void> {
+    const revoked = await this.consent.manage();
+    if (!revoked) return;
+    for (const runtime of runtimes) {
+      if (runtime.current && (revoked.identity === undefined || revoked.identity === runtime.agent.identity)) await runtime.stop();
+    }
+  }
+
+  dispose(): void {
+    this.consent.dispose();
   }
 
   private workspaceAgent(proposal: AgentProposal, note: string): AgentChoice {
