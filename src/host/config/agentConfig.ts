@@ -88,14 +88,10 @@ const REFUSED = {
   untrusted: 'is not used: the workspace is not trusted',
 } as const;
 
-/** The settings that decide what runs, as read now: the user's values, and the workspace's as proposals. */
-interface Read {
-  agents: AgentSetting[];
-  agentProposals: AgentProposal[];
-  mcpServers: McpServerSetting[];
-  mcpServerProposals: McpServerProposal[];
-  environment: Environment;
-  environmentProposal: EnvironmentProposal | undefined;
+/** A setting that decides what runs, as read now: the user's value, and the workspace's as proposals. */
+interface Read<T, P> {
+  user: T;
+  proposals: P[];
 }
 
 /**
@@ -121,15 +117,15 @@ export class AgentConfig implements vscode.Disposable {
    * launches. Invalid entries are reported, not fatal.
    */
   agents(report: (message: string) => void): AgentChoice[] {
-    const read = this.read(report);
+    const read = this.readAgents(report);
     const agents = [demoAgent(this.extensionPath), ...agentPresets().map((p) => presetAgent(p, this.baseEnv))];
     const place = (agent: AgentChoice) => {
       const at = agents.findIndex((a) => a.name === agent.name);
       if (at === -1) agents.push(agent);
       else agents[at] = agent;
     };
-    for (const entry of read.agents) place(configuredAgent(entry, { kind: 'user' }, this.baseEnv));
-    for (const proposal of read.agentProposals) {
+    for (const entry of read.user) place(configuredAgent(entry, { kind: 'user' }, this.baseEnv));
+    for (const proposal of read.proposals) {
       const status = this.consent.status(proposal);
       const existing = agents.find((a) => a.name === proposal.name);
       if (status !== 'allowed') this.consent.note(proposal, existing ? `Meanwhile ${proposal.name} runs ${existing.commandLine}.` : '');
@@ -141,23 +137,24 @@ export class AgentConfig implements vscode.Disposable {
 
   /** acpHost.mcpServers as sent in session/new: the user's, and those of the workspace's the user allowed (invalid entries are reported by name, never with their values). */
   async mcpServers(report: (message: string) => void): Promise<McpServer[]> {
-    const read = this.read(report);
-    const allowed = read.mcpServerProposals.filter((proposal) => {
+    const read = this.readMcpServers(report);
+    const allowed = read.proposals.filter((proposal) => {
       const ok = this.consent.status(proposal) === 'allowed';
       if (!ok) this.consent.note(proposal, 'It is not given to agents.');
       return ok;
     });
-    const settings = mergeByName(read.mcpServers, allowed.map((p) => p.value)).map((m) => m.entry);
+    const settings = mergeByName(read.user, allowed.map((p) => p.value)).map((m) => m.entry);
     if (settings.length === 0) return [];
     return buildMcpServers(settings, await this.baseEnv(), report);
   }
 
   /** Where configured agents, MCP servers and client terminals get their environment from (acpHost.environment). */
   readonly baseEnv = (): Promise<Env> => {
-    const { environment, environmentProposal: proposal } = this.read(() => undefined);
+    const { user, proposals } = this.readEnvironment();
+    const [proposal] = proposals;
     const allowed = proposal !== undefined && this.consent.status(proposal) === 'allowed';
     if (proposal && !allowed) this.consent.note(proposal, 'Agents get the environment of your own settings.');
-    return (allowed ? proposal.value : environment) === 'inherit' ? Promise.resolve(currentEnv()) : loginShellEnv();
+    return (allowed ? proposal.value : user) === 'inherit' ? Promise.resolve(currentEnv()) : loginShellEnv();
   };
 
   /**
@@ -166,11 +163,11 @@ export class AgentConfig implements vscode.Disposable {
    * prompt was dismissed: then nothing starts.
    */
   beforeStart(agentName: string): Promise<boolean> {
-    const read = this.read(() => undefined);
-    const proposals: Proposal[] = [...read.agentProposals.filter((p) => p.name === agentName), ...read.mcpServerProposals];
-    if (read.environmentProposal) proposals.push(read.environmentProposal);
+    const quiet = () => undefined;
+    const agents = this.readAgents(quiet);
+    const proposals: Proposal[] = [...agents.proposals.filter((p) => p.name === agentName), ...this.readMcpServers(quiet).proposals, ...this.readEnvironment().proposals];
     return this.consent.ask(proposals, (name) => {
-      if (read.agents.some((a) => a.name === name)) return 'your own';
+      if (agents.user.some((a) => a.name === name)) return 'your own';
       return agentPresets().some((p) => p.name === name) ? 'the built-in' : undefined;
     });
   }
@@ -181,7 +178,7 @@ export class AgentConfig implements vscode.Disposable {
    * bound to identities) become.
    */
   ownIdentity(name: string): string | undefined {
-    const own = this.read(() => undefined).agents.find((a) => a.name === name);
+    const own = this.readAgents(() => undefined).user.find((a) => a.name === name);
     if (own) return launchIdentity({ kind: 'user' }, own.command, own.args);
     const builtin = name === DEMO_AGENT_NAME || agentPresets().some((p) => p.name === name);
     return builtin ? launchIdentity(BUILTIN, '', []) : undefined;
@@ -213,20 +210,22 @@ export class AgentConfig implements vscode.Disposable {
     return { ...configuredAgent(proposal.value, origin, this.baseEnv, gate), note };
   }
 
-  private read(report: (message: string) => void): Read {
-    const agents = settingOrigins('agents');
-    const userAgents = parseAgentSettings(agents.user, 'acpHost.agents', report);
-    const mcp = settingOrigins('mcpServers');
-    const userMcp = parseMcpServerSettings(mcp.user, report);
-    const environment = settingOrigins('environment');
-    return {
-      agents: userAgents,
-      agentProposals: agentProposals(userAgents, parseAgentSettings(agents.workspace, 'acpHost.agents of this workspace', report)),
-      mcpServers: userMcp,
-      mcpServerProposals: mcpServerProposals(userMcp, parseMcpServerSettings(mcp.workspace, (m) => report(`${m} (in this workspace’s settings)`))),
-      environment: parseSetting('environment', environment.user),
-      environmentProposal: environmentProposal(environment),
-    };
+  private readAgents(report: (message: string) => void): Read<AgentSetting[], AgentProposal> {
+    const { user, workspace } = settingOrigins('agents');
+    const own = parseAgentSettings(user, 'acpHost.agents', report);
+    return { user: own, proposals: agentProposals(own, parseAgentSettings(workspace, 'acpHost.agents of this workspace', report)) };
+  }
+
+  private readMcpServers(report: (message: string) => void): Read<McpServerSetting[], McpServerProposal> {
+    const { user, workspace } = settingOrigins('mcpServers');
+    const own = parseMcpServerSettings(user, report);
+    return { user: own, proposals: mcpServerProposals(own, parseMcpServerSettings(workspace, (m) => report(`${m} (in this workspace’s settings)`))) };
+  }
+
+  private readEnvironment(): Read<Environment, EnvironmentProposal> {
+    const origins = settingOrigins('environment');
+    const proposal = environmentProposal(origins);
+    return { user: parseSetting('environment', origins.user), proposals: proposal ? [proposal] : [] };
   }
 }
 

@@ -84,7 +84,7 @@ export class WorkspaceConsent implements vscode.Disposable {
     if (status === 'allowed' || this.noted.has(`${status}:${proposal.key}`)) return;
     this.noted.add(`${status}:${proposal.key}`);
     const why = { pending: 'waits for your consent (asked when an agent starts)', denied: 'was not allowed', untrusted: 'is ignored: the workspace is not trusted' }[status];
-    this.log(`This workspace’s settings define ${summarize(proposal)}; it ${why}. ${instead}`);
+    this.log(`This workspace’s settings define ${summarize(proposal)}; it ${why}.${instead ? ` ${instead}` : ''}`);
   }
 
   /**
