@@ -18,6 +18,7 @@ import type {
 import type { EmbedReader } from '../session/attachments';
 import type { PolicyLayers } from '../policy/policy';
 import type { Rule, SourcedRule } from '../policy/rules';
+import type { SecretOwner } from './agentIdentity';
 import type { SecretScrubber } from './secrets';
 
 // What the agent layer (runtime and sessions) needs from VS Code, as plain functions and data,
@@ -71,9 +72,9 @@ export interface AgentPorts {
    * password box) and stores it; `undefined` when the user cancelled. Without it (and
    * `storedSecrets`) such methods are not offered.
    */
-  askSecret?(agentName: string, varName: string, prompt: string): Promise<string | undefined>;
-  /** The values stored by askSecret for this agent, laid over its env on every start ("ask once"). */
-  storedSecrets?(agentName: string): Promise<Record<string, string>>;
+  askSecret?(agent: SecretOwner, varName: string, prompt: string): Promise<string | undefined>;
+  /** The values stored by askSecret for this agent (its name and identity), laid over its env on every start ("ask once"). */
+  storedSecrets?(agent: SecretOwner): Promise<Record<string, string>>;
   /** `terminal` auth: runs the login command in a real terminal; `auth.terminal` is advertised only with it. */
   runLoginTerminal?(spec: LoginTerminalSpec): Promise<LoginTerminalResult>;
   /** The MCP servers to pass in session/new (acpHost.mcpServers), read for each new session. */
@@ -102,8 +103,9 @@ export interface PolicyPort {
   writeConcern?(request: WriteTextFileRequest): Promise<string | undefined>;
 }
 
-export interface AgentDefinition {
-  name: string;
+export interface AgentDefinition extends SecretOwner {
+  /** Its launch identity (agentIdentity.ts): its stored secrets are bound to it and to its name. */
+  identity: string;
   launch: () => Promise<LaunchSpec>;
   /** Argument lists tried in turn when `launch()`'s args start a program that exits during initialize (presets.ts). */
   fallbackArgs?: string[][];

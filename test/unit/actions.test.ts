@@ -64,6 +64,7 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
     openFromHistory: record('openFromHistory'),
     addSelection: record('addSelection'),
     manageRememberedPermissions: record('manageRememberedPermissions'),
+    manageWorkspaceConsent: record('manageWorkspaceConsent'),
   } satisfies ActionHost;
   return { host, calls, failures, session };
 }
@@ -208,6 +209,7 @@ describe('palette commands', () => {
       ['acpHost.forgetSecrets', 'forgetSecrets()'],
       ['acpHost.showAuditLog', 'audit.show()'],
       ['acpHost.exportAuditLog', 'audit.export()'],
+      ['acpHost.manageWorkspaceConsent', 'manageWorkspaceConsent()'],
     ] as const) {
       const { host, calls } = fakeHost();
       await runCommand(host, id);

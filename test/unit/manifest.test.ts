@@ -74,6 +74,7 @@ describe('manifest', () => {
         'acpHost.exportAuditLog',
         'acpHost.forgetSecrets',
         'acpHost.manageRememberedPermissions',
+        'acpHost.manageWorkspaceConsent',
         'acpHost.newSession',
         'acpHost.restartAgent',
         'acpHost.sessionHistory',

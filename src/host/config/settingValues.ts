@@ -10,7 +10,7 @@
 export const DEMO_AGENT_NAME = 'Demo agent';
 
 export interface SettingValues {
-  /** Entries are checked where the agents are listed (listAgents), which reports each invalid one by name. */
+  /** Entries are checked by parseAgentSettings (agentSettings.ts), which reports each invalid one by name. */
   agents: readonly unknown[];
   defaultAgent: string;
   /** Checked by parseMcpServerSettings, which reports what it ignores (a value that is not an array too). */
