@@ -97,6 +97,8 @@ export interface ToolEntry {
   locations: ToolLocation[];
   /** The options offered while the agent waits for the user's choice (the transcript holds the answer). */
   permission?: PermissionOption[];
+  /** What ACP Host's policy said about it: why it asks, or how it answered on its own. */
+  policyNote?: string;
 }
 
 export interface FormEntry {

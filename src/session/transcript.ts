@@ -116,12 +116,25 @@ export class Transcript {
    * A permission request is state of its tool call (which it creates if never announced): the
    * entry shows the options, the transcript holds the answer. A second request for the same call
    * supersedes the first, which is answered `cancelled`: each request gets exactly one answer.
+   * `policyNote` is ACP Host's own word on the card (why the host asks).
    */
-  askPermission(toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<RequestPermissionResponse> {
+  askPermission(toolCall: ToolCallUpdate, options: PermissionOption[], policyNote?: string): Promise<RequestPermissionResponse> {
     const answer = this.permissionWaits.ask(toolCall.toolCallId);
     this.upsertTool(toolCall);
-    this.patchTool(toolCall.toolCallId, { permission: options });
+    this.patchTool(toolCall.toolCallId, { permission: options, policyNote });
     return answer;
+  }
+
+  /** The kind of tool call `toolCallId`, when it was announced. */
+  toolKindOf(toolCallId: string): string | undefined {
+    const entry = this.list[this.toolIndex.get(toolCallId) ?? -1];
+    return entry?.kind === 'tool' ? entry.toolKind : undefined;
+  }
+
+  /** ACP Host's word on a tool call's card (which it creates if never announced): how its policy answered. */
+  notePolicy(toolCall: ToolCallUpdate, policyNote: string): void {
+    this.upsertTool(toolCall);
+    this.patchTool(toolCall.toolCallId, { policyNote });
   }
 
   /**
@@ -129,8 +142,7 @@ export class Transcript {
    * when nothing is asked there, or `optionId` is not one of the options offered.
    */
   answerPermission(toolCallId: string, optionId: string): boolean {
-    const index = this.toolIndex.get(toolCallId);
-    const entry = index === undefined ? undefined : this.list[index];
+    const entry = this.list[this.toolIndex.get(toolCallId) ?? -1];
     const offered = entry?.kind === 'tool' && entry.permission?.some((o) => o.optionId === optionId);
     if (!offered || !this.permissionWaits.answer(toolCallId, { outcome: { outcome: 'selected', optionId } })) return false;
     this.patchTool(toolCallId, { permission: undefined });
@@ -147,8 +159,7 @@ export class Transcript {
 
   /** The form `requestKey` while it waits for an answer. */
   waitingForm(requestKey: string): FormEntry | undefined {
-    const index = this.elicitationIndex.get(requestKey);
-    const entry = index === undefined ? undefined : this.list[index];
+    const entry = this.list[this.elicitationIndex.get(requestKey) ?? -1];
     return this.formWaits.has(requestKey) && entry?.kind === 'elicitation' ? entry : undefined;
   }
 

@@ -78,6 +78,8 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
     locations: z.array(ToolLocationViewSchema),
     /** Present while the agent waits for the user's choice. */
     permission: z.array(PermissionOptionViewSchema).optional(),
+    /** ACP Host's own say (plain text): why it asks, or how it answered without asking. */
+    policyNote: z.string().optional(),
   }),
   z.object({ kind: z.literal('plan'), entries: z.array(PlanEntryViewSchema) }),
   z.object({ kind: z.literal('turnEnd'), stopReason: StopReasonViewSchema }),

@@ -90,7 +90,7 @@ suite('fs callbacks', function () {
     await revertAndClose(document);
   });
 
-  test('a write into an open buffer with unsaved edits: shown, saved, and one undo restores the user’s text', async () => {
+  test('a write into an open buffer with unsaved edits the agent never read: asked first, then shown, saved, and one undo restores the user’s text', async () => {
     const file = path.join(dir, 'open-write.txt');
     fs.writeFileSync(file, 'original\n');
     const document = await vscode.workspace.openTextDocument(file);
@@ -99,7 +99,13 @@ suite('fs callbacks', function () {
     const userText = document.getText();
 
     const controller = await useAgent('FS', 'fs-agent.js');
-    assert.deepStrictEqual(await ask(controller, { write: file, content: 'from the agent\nline 2\n' }), { ok: true });
+    const answered = ask(controller, { write: file, content: 'from the agent\nline 2\n' });
+    const card = await until('the question about the unsaved edits', () => find(controller, 'tool').find((t) => t.permission));
+    assert.match(card.policyNote ?? '', /unsaved changes that the agent has not read/);
+    assert.deepStrictEqual(card.permission?.map((o) => o.name), ['Allow once', 'Deny']);
+    assert.strictEqual(document.getText(), userText, 'nothing is written before the answer');
+    controller.choosePermission(card.toolCallId, 'acp-host:allow-once');
+    assert.deepStrictEqual(await answered, { ok: true });
     assert.strictEqual(document.getText(), 'from the agent\nline 2\n', 'the buffer shows the write');
     assert.strictEqual(document.isDirty, false, 'and it is saved');
     assert.strictEqual(fs.readFileSync(file, 'utf8'), 'from the agent\nline 2\n');

@@ -49,6 +49,7 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
     controller: session('shown'),
     workbench,
     reviewer: { open: record('reviewer.open'), keep: record('reviewer.keep'), undo: record('reviewer.undo') },
+    audit: { show: record('audit.show'), export: record('audit.export') },
     mentions: { pick: async () => (calls.push('mentions.pick()'), [{ kind: 'file' as const, uri: 'file:///ws/a.ts', name: 'a.ts', path: 'a.ts' }]) },
     agentChoices: () => [
       { name: 'Demo agent', commandLine: 'built-in' },
@@ -62,6 +63,8 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
     closeSession: record('closeSession'),
     openFromHistory: record('openFromHistory'),
     addSelection: record('addSelection'),
+    manageRememberedPermissions: record('manageRememberedPermissions'),
+    manageWorkspaceConsent: record('manageWorkspaceConsent'),
   } satisfies ActionHost;
   return { host, calls, failures, session };
 }
@@ -204,6 +207,9 @@ describe('palette commands', () => {
       ['acpHost.showTrace', 'showTrace("shown-agent")'],
       ['acpHost.copyTrace', 'copyTrace("shown-agent")'],
       ['acpHost.forgetSecrets', 'forgetSecrets()'],
+      ['acpHost.showAuditLog', 'audit.show()'],
+      ['acpHost.exportAuditLog', 'audit.export()'],
+      ['acpHost.manageWorkspaceConsent', 'manageWorkspaceConsent()'],
     ] as const) {
       const { host, calls } = fakeHost();
       await runCommand(host, id);

@@ -187,7 +187,7 @@ const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
 
 function controller(forms = true): AgentSession {
   return new AgentSession(
-    { name: 'Elicit', launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'elicit-agent.js')], cwd: FIXTURES, env: currentEnv() }) },
+    { name: 'Elicit', identity: 'test', launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'elicit-agent.js')], cwd: FIXTURES, env: currentEnv() }) },
     { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },
     { readTextFile: async () => 'x', log: silent, onTrace: () => undefined, forms },
   );

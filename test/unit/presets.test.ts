@@ -139,6 +139,7 @@ test('controller: an agent that exits on its first flag is started again with th
   const c = controller(
     {
       name: 'Flaggy',
+      identity: 'test',
       launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'flag-agent.js'), '--acp-new'], cwd: FIXTURES, env: { ...currentEnv(), FAKE_ARGV_LOG: argvLog } }),
       fallbackArgs: [[path.join(FIXTURES, 'flag-agent.js'), '--acp-old']],
     },
@@ -161,6 +162,7 @@ test('controller: a missing command crashes with the install hint in the detail,
   const gemini = agentPresets('linux').find((p) => p.name === 'Gemini CLI')!;
   const c = controller({
     name: 'Gemini CLI',
+    identity: 'builtin',
     launch: async () => ({ command: 'acp-host-test-no-such-gemini', args: ['--acp'], cwd: FIXTURES, env: currentEnv() }),
     fallbackArgs: gemini.fallbackArgs,
     notFoundHint: notFoundHint(gemini.install),

@@ -33,6 +33,25 @@ test('clicking a permission option posts permission with its tool call and optio
   });
 });
 
+test('ACP Host asking: its note shows as text above its options (an agent\'s markup stays text), and the choice posts like any permission', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    const HOST = [
+      { optionId: 'acp-host:allow-once', name: 'Allow once', kind: 'allow_once' },
+      { optionId: 'acp-host:allow-session', name: 'Allow for this session', kind: 'allow_always' },
+      { optionId: 'acp-host:allow-workspace', name: 'Always in this workspace', kind: 'allow_always' },
+      { optionId: 'acp-host:deny', name: 'Deny', kind: 'reject_once' },
+    ];
+    const note = 'ACP Host asks before Evil may write /ws/.vscode/<img src=x onerror=alert(1)>: it is a protected path (**/.vscode/**)';
+    await h.render(page, h.snapshot([tool({ toolCallId: 'acp-host-ask-1', title: 'Write /ws/.vscode/settings.json', permission: HOST, policyNote: note })], { status: h.status('prompting') }));
+    const card = page.locator('#transcript .entry-tool[data-tool-call-id="acp-host-ask-1"]');
+    assert.equal(await card.locator('.policy-note').innerText(), note);
+    assert.equal(await card.locator('.policy-note img').count(), 0, 'the note is text, never markup');
+    assert.deepEqual((await card.locator('.permission button.option').allInnerTexts()).map((t) => t.trim()), HOST.map((o) => o.name));
+    await card.locator('button.option[data-option-id="acp-host:deny"]').click();
+    assert.deepEqual(await intents(page), [{ type: 'permission', toolCallId: 'acp-host-ask-1', optionId: 'acp-host:deny' }]);
+  });
+});
+
 test('keyboard: Tab reaches the first option, ArrowRight/ArrowLeft move focus, Enter chooses', async () => {
   await h.withPanel(env, {}, async (page) => {
     await h.render(page, h.snapshot([{ kind: 'user', text: 'go' }, tool({ permission: OPTIONS })], { status: h.status('prompting') }));

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionLog } from '../../agent/connection';
 import type { ReadTextFileRequest } from '../../protocol';
+import type { ReadSource } from '../../runtime/auditedPorts';
 import { RpcError } from '../../protocol/errors';
 import { resolveWorkspacePath } from './workspacePaths';
 import { sliceLines } from '../../workspace/lines';
@@ -10,11 +11,13 @@ import { setting } from '../config/settings';
 /**
  * `fs/read_text_file`: from the open TextDocument when there is one (so the agent sees unsaved
  * edits), else from disk (a regular file within the size limit). `line` is 1-based (0 or null:
- * from the start), `limit` counts lines (workspace/lines.ts).
+ * from the start), `limit` counts lines (workspace/lines.ts). `onSource` hears which, before the
+ * read (the audit log records reads of files not open in an editor).
  */
-export async function readTextFile(request: ReadTextFileRequest, log?: Pick<ConnectionLog, 'warn'>): Promise<string> {
+export async function readTextFile(request: ReadTextFileRequest, log?: Pick<ConnectionLog, 'warn'>, onSource?: (source: ReadSource) => void): Promise<string> {
   const uri = await resolveWorkspacePath(request.path, log);
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  onSource?.(open ? 'buffer' : 'disk');
   const text = open ? open.getText() : await readFromDisk(uri, request.path, log);
   return sliceLines(text, request.line, request.limit);
 }
