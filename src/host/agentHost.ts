@@ -4,6 +4,8 @@ import type { SessionOptions } from '../session/agentSession';
 import type { AgentDefinition, AgentPorts } from '../runtime/ports';
 import { AgentRuntime } from '../runtime/agentRuntime';
 import { baseEnv, controllerSettings, listAgents, mcpServers } from './config/agentConfig';
+import { findAgent } from '../runtime/presets';
+import { carryOverRenamedPresets } from './config/renamedAgents';
 import type { AgentChoice } from './config/agentConfig';
 import { SettingChanges, setting, updateSetting } from './config/settings';
 import { DisposableStore } from '../base/disposables';
@@ -53,6 +55,8 @@ export class AgentHost implements ActionHost, vscode.Disposable {
    */
   private startWhenTrusted = false;
   private readonly store: SessionStore;
+  /** What was saved under a renamed preset's former name, moving to its new name (secrets: a start waits for it). */
+  private readonly renamed: Promise<unknown>;
   readonly tabs: SessionTabs;
   private current!: AgentSession;
 
@@ -61,6 +65,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets));
     this.view = this.disposables.add(new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel));
     this.store = new SessionStore(extension.workspaceState);
+    this.renamed = carryOverRenamedPresets(this.agentChoices().map((a) => a.name), this.store, this.secrets).catch((error: Error) => this.logs.channel.warn(`Could not move what was saved under a renamed agent: ${error.message}`));
     this.tabs = this.disposables.add(
       new SessionTabs(
         {
@@ -146,7 +151,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
    * open sessions (host knowledge, not the controller's), and changes with either.
    */
   private feedSource(controller: AgentSession): FeedSource {
-    const agents = listAgents(this.extension.extensionPath, () => undefined).map((a) => a.name);
+    const agents = listAgents(this.extension, () => undefined).map((a) => a.name);
     const key = this.tabs.all.find((t) => t.controller === controller)?.key;
     const status = (): StatusView => statusView(controller.currentStatus, { agents, sessions: this.tabs.views(), sessionKey: key });
     return {
@@ -161,7 +166,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
 
   /** The agents to pick from, in the picker's order, with their command lines. */
   agentChoices(): AgentChoice[] {
-    return listAgents(this.extension.extensionPath, (m) => this.logs.channel.warn(m));
+    return listAgents(this.extension, (m) => this.logs.channel.warn(m));
   }
 
   /**
@@ -266,7 +271,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
 
   private pickAgent(name = setting('defaultAgent')): AgentChoice {
     const agents = this.agentChoices();
-    const agent = agents.find((a) => a.name === name);
+    const agent = findAgent(agents, name);
     if (!agent) this.logs.channel.warn(`acpHost.defaultAgent names "${name}", which is not configured; using ${agents[0].name}.`);
     return agent ?? agents[0];
   }
@@ -307,7 +312,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
       // One scrubber per agent: the runtime feeds it what the agent is given, the log and the trace mask what it knows.
       secrets: (agentName) => this.logs.secrets.for(agentName),
       askSecret: (agentName, varName, prompt) => this.secrets.ask(agentName, varName, prompt),
-      storedSecrets: (agentName) => this.secrets.stored(agentName),
+      storedSecrets: async (agentName) => (await this.renamed, this.secrets.stored(agentName)),
       runLoginTerminal,
       mcpServers: () => mcpServers((m) => this.logs.channel.warn(m)),
       readForEmbed,

@@ -61,6 +61,15 @@ export class AgentSecrets {
     return out;
   }
 
+  /** Moves the secrets stored for `from` to `to` (a preset renamed); a variable `to` has already keeps its value. */
+  async renameAgent(from: string, to: string): Promise<void> {
+    if (!this.index()[from]) return;
+    const kept = await this.stored(to);
+    for (const [varName, value] of Object.entries(await this.stored(from))) if (!(varName in kept)) await this.store(to, varName, value);
+    this.log(`Stored secrets of ${from} now belong to ${to}, its new name`);
+    await this.forget(from);
+  }
+
   /** Forgets every stored secret (of one agent, or of all); returns how many were dropped. */
   async forget(agentName?: string): Promise<number> {
     const index = this.index();

@@ -7,6 +7,7 @@ import type { LaunchSpec } from '../../agent/process';
 import type { AgentDefinition, ControllerSettings } from '../../runtime/ports';
 import type { McpServer } from '../../protocol';
 import { buildMcpServers, parseMcpServerSettings } from '../../runtime/mcpServers';
+import { npxDirectory } from '../../runtime/npxDirectory';
 import { agentPresets, commandLine, notFoundHint } from '../../runtime/presets';
 import type { AgentPreset } from '../../runtime/presets';
 import { setting } from './settings';
@@ -71,21 +72,32 @@ function configuredAgent(entry: AgentSetting): AgentChoice {
   };
 }
 
-function presetAgent(preset: AgentPreset): AgentChoice {
+/** An npx preset starts outside the workspace (npxDirectory.ts); its sessions are opened in the workspace all the same. */
+function presetAgent(preset: AgentPreset, storageRoot: string): AgentChoice {
+  const agent = configuredAgent({ name: preset.name, command: preset.command, args: preset.args, env: {} });
   return {
-    ...configuredAgent({ name: preset.name, command: preset.command, args: preset.args, env: {} }),
+    ...agent,
     fallbackArgs: preset.fallbackArgs,
     notFoundHint: notFoundHint(preset.install),
+    launch: async () => {
+      const spec = await agent.launch();
+      return preset.outsideWorkspace ? { ...spec, cwd: npxDirectory(storageRoot) } : spec;
+    },
   };
 }
 
+/** What listing the agents needs of the extension: where the demo agent is, where npx runs. */
+export type AgentPaths = Pick<vscode.ExtensionContext, 'extensionPath' | 'globalStorageUri'>;
+
 /**
  * The demo agent, the presets, then the agents from settings (invalid entries are reported, not
- * fatal). A setting with a preset's name replaces that preset in place.
+ * fatal). A setting with a preset's name, or with a name it had before, replaces that preset in
+ * place (under the setting's name: what the user saved under it stays theirs).
  */
-export function listAgents(extensionPath: string, report: (message: string) => void): AgentChoice[] {
-  const agents = [demoAgent(extensionPath), ...agentPresets().map(presetAgent)];
-  const presetNames = new Set(agentPresets().map((p) => p.name));
+export function listAgents(paths: AgentPaths, report: (message: string) => void): AgentChoice[] {
+  const presets = agentPresets();
+  const agents = [demoAgent(paths.extensionPath), ...presets.map((p) => presetAgent(p, paths.globalStorageUri.fsPath))];
+  const presetNames = new Map(presets.flatMap((p) => [p.name, ...p.formerNames].map((name) => [name, p.name])));
   const fromSettings = new Set<string>();
   for (const raw of setting('agents')) {
     const parsed = AgentSettingSchema.safeParse(raw);
@@ -99,7 +111,8 @@ export function listAgents(extensionPath: string, report: (message: string) => v
       continue;
     }
     fromSettings.add(agent.name);
-    if (presetNames.has(agent.name)) agents[agents.findIndex((a) => a.name === agent.name)] = agent;
+    const replaced = agents.findIndex((a) => a.name === presetNames.get(agent.name));
+    if (replaced !== -1) agents[replaced] = agent;
     else agents.push(agent);
   }
   return agents;
