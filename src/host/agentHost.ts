@@ -312,7 +312,10 @@ export class AgentHost implements ActionHost, vscode.Disposable {
       // One scrubber per agent: the runtime feeds it what the agent is given, the log and the trace mask what it knows.
       secrets: (agentName) => this.logs.secrets.for(agentName),
       askSecret: (agentName, varName, prompt) => this.secrets.ask(agentName, varName, prompt),
-      storedSecrets: async (agentName) => (await this.renamed, this.secrets.stored(agentName)),
+      storedSecrets: async (agentName) => {
+        await this.renamed;
+        return this.secrets.stored(agentName);
+      },
       runLoginTerminal,
       mcpServers: () => mcpServers((m) => this.logs.channel.warn(m)),
       readForEmbed,
