@@ -129,7 +129,9 @@ export class SessionStore implements TabStore {
     for (const ref of moved) {
       const transcript = this.memento.get(transcriptKey(ref));
       if (transcript === undefined) continue;
-      writes.push(this.memento.update(transcriptKey(rename(ref)), transcript), this.memento.update(transcriptKey(ref), undefined));
+      // One the new name already has is the newer.
+      if (this.memento.get(transcriptKey(rename(ref))) === undefined) writes.push(this.memento.update(transcriptKey(rename(ref)), transcript));
+      writes.push(this.memento.update(transcriptKey(ref), undefined));
     }
     // A session known under both names is kept once, as its newest record.
     const records = saved.records.map(rename).filter((r, i, all) => all.findIndex((o) => same(o, r)) === i);
