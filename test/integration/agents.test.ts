@@ -42,6 +42,21 @@ suite('choosing agents', function () {
     assert.ok(!names.includes('Claude Agent'));
   });
 
+  test('secrets stored under "Claude Code" move to "Claude Agent"; one Claude Agent has already keeps its value', async () => {
+    const { host } = await api();
+    try {
+      await host.secrets.store('Claude Code', 'ANTHROPIC_API_KEY', 'old-name-key');
+      await host.secrets.store('Claude Code', 'EXTRA_TOKEN', 'old-name-token');
+      await host.secrets.store('Claude Agent', 'EXTRA_TOKEN', 'new-name-token');
+      await host.secrets.renameAgent('Claude Code', 'Claude Agent');
+      assert.deepStrictEqual(await host.secrets.stored('Claude Agent'), { EXTRA_TOKEN: 'new-name-token', ANTHROPIC_API_KEY: 'old-name-key' });
+      assert.deepStrictEqual(await host.secrets.stored('Claude Code'), {});
+    } finally {
+      await host.secrets.forget('Claude Agent');
+      await host.secrets.forget('Claude Code');
+    }
+  });
+
   test('npx presets start outside the workspace, the others in it; no launch carries the extension host\'s internals', async () => {
     const internal = (env: Record<string, string>) => Object.keys(env).filter((k) => /^(ELECTRON_|VSCODE_(?!(PORTABLE|SHELL_LOGIN|ENV_REPLACE|ENV_APPEND|ENV_PREPEND)$))/.test(k));
     assert.ok(internal(process.env as Record<string, string>).length > 0, 'the extension host has internals of its own to keep out');
