@@ -241,13 +241,25 @@ async function stubbornWindow() {
     await frame.locator('#prompt').press('Enter');
     await frame.locator('.entry-agent', { hasText: '"terminalChild"' }).waitFor({ timeout: 60000 });
     const recorded = JSON.parse(fs.readFileSync(pidFile, 'utf8'));
-    const pids = [recorded.agent, recorded.child, recorded.terminal, recorded.terminalChild];
-    assert.ok(pids.every((p) => Number.isSafeInteger(p) && p > 1 && processAlive(p)), JSON.stringify(recorded));
+    const pids = ownPids(recorded);
+    assert.equal(pids.length, 4, JSON.stringify(recorded));
+    assert.ok(pids.every(processAlive), JSON.stringify(recorded));
     return { wb, frame, recorded, pids };
   } catch (error) {
+    // What it started so far must not outlive a failed start (the extension host is not ours to end).
     await wb.close({ keep: true });
+    try {
+      cleanUp(ownPids(JSON.parse(fs.readFileSync(pidFile, 'utf8'))));
+    } catch {
+      // No pid file: nothing was recorded.
+    }
     throw error;
   }
+}
+
+/** The agent's pids as recorded, never the extension host's. */
+function ownPids(recorded) {
+  return [recorded.agent, recorded.child, recorded.terminal, recorded.terminalChild].filter((p) => Number.isSafeInteger(p) && p > 1);
 }
 
 /** Polls until none of `pids` runs; fails with those left after `timeoutMs`. */
