@@ -192,6 +192,36 @@ describe('ProcessGroups with real processes', { skip: !posix }, () => {
   });
 });
 
+describe('when the extension host exits', { skip: !posix }, () => {
+  // A stand-in for an extension host that runs its 'exit' handlers (VS Code ends it with
+  // process.exit after deactivate), with the watchdog off: only the exit handler can act.
+  const EXITING_HOST = `
+const { ProcessGroups } = require(${JSON.stringify(COMPILED_REGISTRY)});
+const groups = new ProcessGroups({ killOnExit: true });
+const leader = require('child_process').spawn(process.execPath, ['-e', process.env.STUBBORN], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+leader.stdout.once('data', (d) => {
+  groups.add(leader.pid, { end() {} });
+  process.stdout.write(String(d).trim() + '\\n', () => process.exit(0));
+});`;
+
+  test('its exit handler SIGKILLs every listed group, synchronously, on the way out', SLOW, async () => {
+    const host = spawn(process.execPath, ['-e', EXITING_HOST], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, STUBBORN } });
+    let pids: number[] = [];
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        host.on('error', reject);
+        host.stdout.once('data', (d: Buffer) => resolve(String(d)));
+      });
+      pids = line.trim().split(' ').map(Number);
+      assert.equal(pids.length, 2);
+      if (host.exitCode === null) await new Promise((resolve) => host.once('exit', resolve));
+      await until('the group to be gone', () => (pids.every((p) => !alive(p)) ? true : undefined), 5000);
+    } finally {
+      cleanUp(pids);
+    }
+  });
+});
+
 describe('the watchdog', { skip: !posix }, () => {
   // A stand-in for the extension host: it lists a stubborn group in the real registry (watchdog
   // on), prints the pids, and waits to be killed.
