@@ -47,6 +47,12 @@ export interface TerminalManagerOptions {
   updateIntervalMs?: number;
   /** Updates carry only this many bytes of the end of the output. */
   updateTailBytes?: number;
+  /**
+   * The bound of a command's output when the agent gives no `outputByteLimit` (read at each
+   * create, so a changed setting applies to the next command): a command that prints without
+   * end must not grow the extension host without end.
+   */
+  defaultOutputByteLimit?: () => number;
   platform?: NodeJS.Platform;
 }
 
@@ -54,6 +60,8 @@ export type TerminalUpdateListener = (terminalId: string, state: TerminalSnapsho
 /** Every piece of decoded output as it arrives (unthrottled, unbounded), then `exit` once. */
 export type TerminalDataListener = (terminalId: string, event: { data: string } | { exit: TerminalExit }) => void;
 
+/** What a command keeps of its output when neither the agent nor the settings say otherwise. */
+export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
 const DEFAULTS = { killGraceMs: 2000, updateIntervalMs: 50, updateTailBytes: 64 * 1024 };
 /** Output may still be in the pipes when `exit` fires; wait this long at most for them to close. */
 const DRAIN_MS = 250;
@@ -97,7 +105,7 @@ class Terminal {
   constructor(
     readonly id: string,
     outputByteLimit: number | undefined,
-    private readonly manager: { emitUpdate(t: Terminal): void; emitData: TerminalDataListener; options: Required<Omit<TerminalManagerOptions, 'baseEnv' | 'defaultCwd' | 'platform'>> },
+    private readonly manager: { emitUpdate(t: Terminal): void; emitData: TerminalDataListener; options: TerminalManager['settings'] },
   ) {
     this.buffer = new OutputBuffer(outputByteLimit);
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
@@ -239,7 +247,7 @@ export class TerminalManager {
   private readonly updates = new Emitter<{ terminalId: string; state: TerminalSnapshot }>();
   private readonly data = new Emitter<{ terminalId: string; event: { data: string } | { exit: TerminalExit } }>();
   private nextId = 1;
-  private readonly settings: Required<Omit<TerminalManagerOptions, 'baseEnv' | 'defaultCwd' | 'platform'>>;
+  private readonly settings: Required<Omit<TerminalManagerOptions, 'baseEnv' | 'defaultCwd' | 'platform' | 'defaultOutputByteLimit'>>;
   private readonly hooks: { emitUpdate(t: Terminal): void; emitData: TerminalDataListener; options: TerminalManager['settings'] };
 
   constructor(private readonly options: TerminalManagerOptions) {
@@ -273,7 +281,7 @@ export class TerminalManager {
     const env: Env = { ...(await this.options.baseEnv()), ...extra };
     const platform = this.options.platform ?? process.platform;
     const { file, args, shell } = commandLine(request, env, platform);
-    const limit = request.outputByteLimit ?? undefined;
+    const limit = request.outputByteLimit ?? this.options.defaultOutputByteLimit?.() ?? DEFAULT_OUTPUT_BYTE_LIMIT;
     const id = `term-${this.nextId++}`;
     const terminal = new Terminal(id, limit, this.hooks);
     this.terminals.set(id, terminal);

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { checkPattern } from './patternCheck';
+
+export { uncheckablePattern } from './patternCheck';
 
 /**
  * An `elicitation/create` form as fields, and the validation of its answer. Shared by the two
@@ -62,17 +65,21 @@ function validUri(text: string): boolean {
   }
 }
 
-/** A JSON Schema `pattern` (ECMA-262, unanchored); an invalid pattern checks nothing rather than blocking the form. */
+/**
+ * A JSON Schema `pattern` (ECMA-262, unanchored), checked in bounded time (patternCheck.ts). A
+ * pattern that cannot be checked (invalid, too long, backreferences…) or an answer too long to
+ * check against it does not block the form: the value passes, and `uncheckedPattern` says why.
+ */
 function matches(pattern: string, text: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test(text);
-  } catch {
-    try {
-      return new RegExp(pattern).test(text);
-    } catch {
-      return true;
-    }
-  }
+  const verdict = checkPattern(pattern, text);
+  return !verdict.checked || verdict.matches;
+}
+
+/** Why `value` of `field` was let through without its pattern checked, or undefined (checked, or no pattern). */
+export function uncheckedPattern(field: ElicitationFieldView, value: ElicitationValue | undefined): string | undefined {
+  if (field.pattern === undefined || typeof value !== 'string') return undefined;
+  const verdict = checkPattern(field.pattern, value);
+  return verdict.checked ? undefined : verdict.why;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

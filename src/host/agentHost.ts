@@ -1,25 +1,26 @@
 import * as vscode from 'vscode';
 import { AgentSession } from '../session/agentSession';
 import type { SessionOptions } from '../session/agentSession';
-import type { AgentDefinition, AgentPorts } from '../runtime/ports';
+import type { AgentDefinition } from '../runtime/ports';
 import { AgentRuntime } from '../runtime/agentRuntime';
-import { baseEnv, controllerSettings, listAgents, mcpServers } from './config/agentConfig';
+import { AgentConfig, controllerSettings } from './config/agentConfig';
 import { findAgent } from '../runtime/presets';
 import { carryOverRenamedPresets } from './config/renamedAgents';
 import type { AgentChoice } from './config/agentConfig';
 import { SettingChanges, setting, updateSetting } from './config/settings';
+import { HostPolicy } from './policy/hostPolicy';
+import { manageRemembered } from './policy/rememberedPicker';
 import { DisposableStore } from '../base/disposables';
 import { COMMAND_IDS, dispatchIntent, runCommand } from './panel/actions';
 import type { ActionHost, PanelIntent, ShownSession } from './panel/actions';
 import { AgentViewProvider } from './panel/agentView';
 import { VsCodeWorkbench } from './panel/workbench';
-import { AgentSecrets, runLoginTerminal } from './auth/authPorts';
-import { MentionPicker, readForEmbed, selectionAttachments } from './attachments/attachmentSources';
-import { readTextFile } from './editor/fileReader';
-import { writeTextFile } from './editor/fileWriter';
+import { AgentSecrets } from './auth/authPorts';
+import { MentionPicker, selectionAttachments } from './attachments/attachmentSources';
+import { agentPorts } from './agentPorts';
 import { Follower } from './editor/follow';
 import { Logs } from './trace/logs';
-import { TerminalPort } from './terminals/terminalPort';
+import { WorkspaceAudit } from './audit/workspaceAudit';
 import { EditReviewer } from './editor/review/editReviewer';
 import { pickFromHistory } from './sessions/sessionHistory';
 import type { HistoryEntry } from './sessions/sessionHistory';
@@ -42,30 +43,35 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   readonly view: AgentViewProvider;
   /** Values of `env_var` sign-ins, in SecretStorage. Public: tests replace its prompter. */
   readonly secrets: AgentSecrets;
+  /** The agents, MCP servers and environment the settings define, a workspace's only with consent (public: tests answer `config.consent`). */
+  readonly config: AgentConfig;
   readonly workbench: VsCodeWorkbench;
   /** The @-mention QuickPick (public: the integration tests drive it). */
   readonly mentions = new MentionPicker();
   /** Review of the agent's edits; it outlives agents (the changed files stay the user's to review). */
   readonly reviewer = this.disposables.add(new EditReviewer(this.logs.channel));
+  /** ACP Host's policy over what agents ask of VS Code (src/policy/, session/policyGate.ts). */
+  readonly policy: HostPolicy;
   private readonly follower = this.disposables.add(new Follower(setting('followAgent'), (m) => this.logs.channel.info(m)));
-  /**
-   * A start refused for an untrusted workspace is retried once the user trusts it. (The manifest's
-   * `untrustedWorkspaces.supported: false` already keeps VS Code from activating us in Restricted
-   * Mode, so this is defence in depth for hosts that activate us anyway.)
-   */
+  /** A start refused for an untrusted workspace is retried once the user trusts it (the panel opens in Restricted Mode). */
   private startWhenTrusted = false;
   private readonly store: SessionStore;
-  /** What was saved under a renamed preset's former name, moving to its new name (secrets: a start waits for it). */
-  private readonly renamed: Promise<unknown>;
   readonly tabs: SessionTabs;
   private current!: AgentSession;
+  /** The workspace's audit log: what agents wrote, ran, read and asked, and who decided. */
+  readonly audit: WorkspaceAudit;
 
   constructor(private readonly extension: vscode.ExtensionContext) {
-    this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m));
+    this.config = this.disposables.add(new AgentConfig(extension.extensionPath, extension.globalState, (m) => this.logs.channel.info(m), extension.globalStorageUri.fsPath));
+    // Any agent's secret is masked in any event: the log is the workspace's, not one agent's.
+    this.audit = this.disposables.add(new WorkspaceAudit(extension.storageUri, (_agent, text) => this.logs.secrets.scrub(text), (m) => this.logs.channel.warn(m)));
+    this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m), (name) => this.config.ownIdentity(name));
+    this.policy = this.disposables.add(new HostPolicy(extension.workspaceState, (m) => this.logs.channel.warn(m)));
     this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets));
     this.view = this.disposables.add(new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel));
     this.store = new SessionStore(extension.workspaceState);
-    this.renamed = carryOverRenamedPresets(this.agentChoices().map((a) => a.name), this.store, this.secrets).catch((error: Error) => this.logs.channel.warn(`Could not move what was saved under a renamed agent: ${error.message}`));
+    // Before the tabs come back: those of a renamed preset come back under its new name.
+    void carryOverRenamedPresets(this.agentChoices().map((a) => a.name), this.store);
     this.tabs = this.disposables.add(
       new SessionTabs(
         {
@@ -94,6 +100,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     const settings = this.disposables.add(new SettingChanges());
     // The panel's agent picker lists what is configured now.
     this.disposables.add(settings.onDidChange('agents', () => this.view.attach(this.feedSource(this.current))));
+    this.disposables.add(this.config.consent.onDidChange(() => this.view.attach(this.feedSource(this.current))));
     this.disposables.add(
       settings.onDidChange('followAgent', (follow) => {
         this.follower.setEnabled(follow);
@@ -151,7 +158,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
    * open sessions (host knowledge, not the controller's), and changes with either.
    */
   private feedSource(controller: AgentSession): FeedSource {
-    const agents = listAgents(this.extension, () => undefined).map((a) => a.name);
+    const agents = this.config.agents(() => undefined).map((a) => a.name);
     const key = this.tabs.all.find((t) => t.controller === controller)?.key;
     const status = (): StatusView => statusView(controller.currentStatus, { agents, sessions: this.tabs.views(), sessionKey: key });
     return {
@@ -166,7 +173,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
 
   /** The agents to pick from, in the picker's order, with their command lines. */
   agentChoices(): AgentChoice[] {
-    return listAgents(this.extension, (m) => this.logs.channel.warn(m));
+    return this.config.agents((m) => this.logs.channel.warn(m));
   }
 
   /**
@@ -201,6 +208,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
       void vscode.window.showWarningMessage('ACP Host starts agents only in a trusted workspace.');
       return;
     }
+    if (!(await this.config.beforeStart(session.currentStatus.agentName))) return; // what the workspace's settings would run: dismissed, nothing starts
     const configured = this.agentChoices().find((a) => a.name === session.currentStatus.agentName);
     // A configuration change since the last start takes effect when the process starts again.
     if (configured) this.tabs.runtimeFor(configured);
@@ -264,6 +272,10 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     await this.store.forget(entry);
   }
 
+  manageWorkspaceConsent(): Promise<void> {
+    return this.config.manageConsent(new Set(this.tabs.all.map((t) => t.controller.runtime)));
+  }
+
   /** What the user did in the panel (already validated). Public for the integration tests. */
   handleIntent(intent: PanelIntent): Promise<void> {
     return dispatchIntent(this, intent);
@@ -283,45 +295,20 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   /** The agent's process; its ports say what every session on it serves (they are routed to each session's own). */
   private createRuntime(agent: AgentDefinition): AgentRuntime {
     const settings = this.settings();
-    return new AgentRuntime(agent, settings, this.ports(undefined, settings.workspaceFolder));
+    return new AgentRuntime(agent, settings, agentPorts(this, undefined, settings.workspaceFolder, agent.name));
   }
 
   private createController(agent: AgentDefinition, runtime: AgentRuntime, options: SessionOptions): AgentSession {
     const settings = this.settings();
     // The port exists before the controller whose transcript shows its output: bound late.
     let controller: AgentSession | undefined;
-    controller = new AgentSession(agent, settings, this.ports(() => controller, settings.workspaceFolder), { ...options, runtime });
+    controller = new AgentSession(agent, settings, agentPorts(this, () => controller, settings.workspaceFolder, agent.name), { ...options, runtime });
     this.reviewer.watch(controller);
     return controller;
   }
 
-  /** What a session (or, without `owner`, its agent's runtime) gets from VS Code. */
-  private ports(owner: (() => AgentSession | undefined) | undefined, workspaceFolder: string): AgentPorts {
-    const terminals = new TerminalPort({
-      baseEnv,
-      workspaceFolder,
-      log: this.logs.connectionLog,
-      onUpdate: (terminalId, state) => owner?.()?.transcript.updateTerminal(terminalId, state),
-    });
-    return {
-      readTextFile: (request) => readTextFile(request, this.logs.connectionLog),
-      writeTextFile: (request) => writeTextFile(request, this.logs.connectionLog, (uri) => this.reviewer.beforeWrite(uri)),
-      terminals,
-      log: this.logs.connectionLog,
-      onTrace: (name, direction, message) => this.logs.addTrace(name, direction, message),
-      // One scrubber per agent: the runtime feeds it what the agent is given, the log and the trace mask what it knows.
-      secrets: (agentName) => this.logs.secrets.for(agentName),
-      askSecret: (agentName, varName, prompt) => this.secrets.ask(agentName, varName, prompt),
-      storedSecrets: async (agentName) => {
-        await this.renamed;
-        return this.secrets.stored(agentName);
-      },
-      runLoginTerminal,
-      mcpServers: () => mcpServers((m) => this.logs.channel.warn(m)),
-      readForEmbed,
-      // The panel renders elicitation forms.
-      forms: true,
-    };
+  manageRememberedPermissions(): Promise<void> {
+    return manageRemembered(this.policy.workspace, this.tabs.all.map((t) => ({ label: t.controller.label, gate: t.controller.gate })));
   }
 
   /** The commands and the view go first, then the watchers and the sessions (their agents stop); the log last. */

@@ -48,6 +48,13 @@ export class RpcError extends Error {
   static internal(message: string): RpcError {
     return new RpcError(ErrorCodes.InternalError, message);
   }
+  /**
+   * ACP Host's policy (or the user) refused the request. ACP names no code for it: -32603 with
+   * `data.refused`, and a message that says what was refused and why (agents show it to the model).
+   */
+  static refused(message: string): RpcError {
+    return new RpcError(ErrorCodes.InternalError, message, { refused: true });
+  }
 }
 
 type Issue = z.core.$ZodIssue;

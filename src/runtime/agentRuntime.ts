@@ -251,7 +251,7 @@ export class AgentRuntime {
   private async launchSpec() {
     const spec = await this.agent.launch();
     this.secrets.add(...Object.values(this.agent.configuredEnv ?? {}));
-    const stored = (await this.ports.storedSecrets?.(this.agent.name)) ?? {};
+    const stored = (await this.ports.storedSecrets?.(this.agent)) ?? {};
     const names = Object.keys(stored);
     if (names.length === 0) return spec;
     this.secrets.add(...Object.values(stored));

@@ -1,4 +1,5 @@
 import type { ConnectionLog, TraceDirection } from '../agent/connection';
+import type { NewAuditEvent } from '../audit/auditEvent';
 import type { LaunchSpec } from '../agent/process';
 import type {
   ClientCapabilities,
@@ -15,6 +16,9 @@ import type {
   WriteTextFileRequest,
 } from '../protocol';
 import type { EmbedReader } from '../session/attachments';
+import type { PolicyLayers } from '../policy/policy';
+import type { Rule, SourcedRule } from '../policy/rules';
+import type { SecretOwner } from './agentIdentity';
 import type { SecretScrubber } from './secrets';
 
 // What the agent layer (runtime and sessions) needs from VS Code, as plain functions and data,
@@ -59,6 +63,8 @@ export interface AgentPorts {
   terminals?: TerminalPort;
   log: ConnectionLog;
   onTrace(agentName: string, direction: TraceDirection, message: unknown): void;
+  /** The workspace's audit log (src/audit): what agents asked and how it was answered. Without it nothing is recorded. */
+  audit?(event: NewAuditEvent): void;
   /** The agent's scrubber, shared with the host's sinks (log, trace); without it the runtime keeps one of its own. */
   secrets?(agentName: string): SecretScrubber;
   /**
@@ -66,9 +72,9 @@ export interface AgentPorts {
    * password box) and stores it; `undefined` when the user cancelled. Without it (and
    * `storedSecrets`) such methods are not offered.
    */
-  askSecret?(agentName: string, varName: string, prompt: string): Promise<string | undefined>;
-  /** The values stored by askSecret for this agent, laid over its env on every start ("ask once"). */
-  storedSecrets?(agentName: string): Promise<Record<string, string>>;
+  askSecret?(agent: SecretOwner, varName: string, prompt: string): Promise<string | undefined>;
+  /** The values stored by askSecret for this agent (its name and identity), laid over its env on every start ("ask once"). */
+  storedSecrets?(agent: SecretOwner): Promise<Record<string, string>>;
   /** `terminal` auth: runs the login command in a real terminal; `auth.terminal` is advertised only with it. */
   runLoginTerminal?(spec: LoginTerminalSpec): Promise<LoginTerminalResult>;
   /** The MCP servers to pass in session/new (acpHost.mcpServers), read for each new session. */
@@ -77,10 +83,29 @@ export interface AgentPorts {
   readForEmbed?: EmbedReader;
   /** The panel shows `elicitation/create` forms (answered through `answerElicitation`); form mode is advertised only with it. */
   forms?: boolean;
+  /** ACP Host's policy over what agents ask (session/policyGate.ts); without it every request is served as asked. */
+  policy?: PolicyPort;
 }
 
-export interface AgentDefinition {
-  name: string;
+/** What the policy needs from the host: settings, paths as the workspace sees them, remembered choices. */
+export interface PolicyPort {
+  /** What `agentName`'s requests are decided by now: the same object until a setting or a remembered choice changes. */
+  layers(agentName: string): Omit<PolicyLayers, 'remembered'> & { workspace: readonly SourcedRule[] };
+  /**
+   * `path`'s workspace-relative forms, `/`-separated: as named and, through symlinks, as it really
+   * is. Undefined when confinement refuses the path: serving it then fails with -32602, which
+   * needs no question first.
+   */
+  relativePaths(path: string): Promise<string[] | undefined>;
+  /** "Always in this workspace": kept with the workspace, listed and revocable. */
+  rememberForWorkspace(rule: Rule): void;
+  /** Why this write needs a yes even where the policy allows it (the user's unsaved edit changed since the agent read it). */
+  writeConcern?(request: WriteTextFileRequest): Promise<string | undefined>;
+}
+
+export interface AgentDefinition extends SecretOwner {
+  /** Its launch identity (agentIdentity.ts): its stored secrets are bound to it and to its name. */
+  identity: string;
   launch: () => Promise<LaunchSpec>;
   /** Argument lists tried in turn when `launch()`'s args start a program that exits during initialize (presets.ts). */
   fallbackArgs?: string[][];

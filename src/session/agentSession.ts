@@ -12,6 +12,8 @@ import { Elicitations } from './elicitations';
 import { foldUpdate } from './fold';
 import type { ElicitationAction } from './elicitations';
 import { SessionLifecycle } from './lifecycle';
+import { PolicyGate } from './policyGate';
+import { askAudited } from './permissionAudit';
 import { PromptAttachments } from './promptAttachments';
 import { SessionState } from './sessionState';
 import { SignIn } from './signIn';
@@ -50,6 +52,8 @@ export class AgentSession {
   /** Context for the prompt being composed (the panel's chips); the next prompt takes it. */
   private readonly attachments: PromptAttachments;
   private readonly endpoint: SessionEndpoint;
+  /** ACP Host's say over what the agent asks of VS Code. */
+  readonly gate: PolicyGate;
   private status: SessionStatus;
   private readonly statusChanged = new Emitter<SessionStatus>();
   /** Fired with the new status on every change. */
@@ -66,6 +70,7 @@ export class AgentSession {
     this.runtime = options.runtime ?? new AgentRuntime(agent, settings, ports);
     this.savedTitle = options.title;
     this.status = { agentName: agent.name, phase: 'idle' };
+    this.gate = new PolicyGate(ports.policy, this.transcript, agent.name, ports.log, ports.audit?.bind(ports));
     this.endpoint = this.makeEndpoint();
     this.signIn = new SignIn(this.signInSession(), ports);
     this.lifecycle = new SessionLifecycle(this.runtime, options.runtime === undefined, this.lifecycleSession(), options.sessionId);
@@ -275,11 +280,12 @@ export class AgentSession {
     const { writeTextFile, terminals } = this.ports;
     return {
       onUpdate: (update) => foldUpdate(update, { transcript: this.transcript, session: this.session, log: this.ports.log }),
-      onPermission: (request) => this.transcript.askPermission(request.toolCall, request.options),
+      // Each passes ACP Host's policy first (session/policyGate.ts); a question put to the user is audited.
+      onPermission: (request) => this.gate.permission(request, () => askAudited({ agent: this.agentName, transcript: this.transcript, record: this.ports.audit?.bind(this.ports) }, request)),
       onElicitation: (request) => this.elicitations.create(request),
-      readTextFile: (request) => this.ports.readTextFile(request),
-      writeTextFile: writeTextFile && ((request) => writeTextFile(request)),
-      terminals,
+      readTextFile: (request) => this.gate.readTextFile(request, (r) => this.ports.readTextFile(r)),
+      writeTextFile: writeTextFile && ((request) => this.gate.writeTextFile(request, writeTextFile)),
+      terminals: this.gate.terminals(terminals),
       onAgentExit: (detail) => this.lifecycle.agentExited(detail),
       onAgentStop: () => this.lifecycle.agentStopped(),
     };

@@ -7,7 +7,13 @@ import type { ReviewFile } from './model';
  * unknown baseline: it cannot be diffed or restored, so it is not listed (undoing it would
  * guess), but it stays recorded so that a later, already-changed state is not taken for it.
  */
-export type Baseline = { known: true; text: string | null } | { known: false };
+export type Baseline = { known: true; text: string | null } | { known: false; overBudget?: true };
+
+/**
+ * Characters of earlier texts the review keeps (UTF-16: up to twice the bytes). Past it a changed
+ * file's earlier text is not kept: the file cannot be listed, and the review says how many are not.
+ */
+export const MAX_BASELINE_CHARS = 32_000_000;
 
 /** The current state of a file: its text, or null when it does not exist (now). */
 export type CurrentText = string | null;
@@ -19,12 +25,31 @@ export type CurrentText = string | null;
  */
 export class EditReview {
   private readonly baselines = new Map<string, Baseline>();
+  private chars = 0;
 
-  /** Records `path`'s baseline unless one is recorded already. Returns true when it was recorded now. */
+  constructor(private readonly budget = MAX_BASELINE_CHARS) {}
+
+  /**
+   * Records `path`'s baseline unless one is recorded already (past the budget, as unknown). Returns
+   * true when it was recorded now.
+   */
   record(path: string, text: string | null): boolean {
     if (this.baselines.has(path)) return false;
+    const size = text?.length ?? 0;
+    if (this.chars + size > this.budget) {
+      this.baselines.set(path, { known: false, overBudget: true });
+      return true;
+    }
     this.baselines.set(path, { known: true, text });
+    this.chars += size;
     return true;
+  }
+
+  /** Changed files that are not listed because their earlier text was over the budget. */
+  get notKept(): number {
+    let count = 0;
+    for (const baseline of this.baselines.values()) if (!baseline.known && baseline.overBudget) count++;
+    return count;
   }
 
   /** Marks `path` as touched without a usable baseline (unless it has one already). */
@@ -73,18 +98,25 @@ export class EditReview {
    */
   prune(current: ReadonlyMap<string, CurrentText>): void {
     for (const [path, baseline] of this.baselines) {
-      if (baseline.known && current.has(path) && current.get(path) === baseline.text) this.baselines.delete(path);
+      if (baseline.known && current.has(path) && current.get(path) === baseline.text) this.delete(path);
     }
   }
 
   /** The user keeps `path`'s changes (or everything's, without a path): the baseline goes. */
   keep(path?: string): void {
-    if (path === undefined) this.baselines.clear();
-    else this.baselines.delete(path);
+    if (path !== undefined) return this.delete(path);
+    this.baselines.clear();
+    this.chars = 0;
   }
 
   /** Same as keep, for a file whose baseline was restored (undo): there is nothing left to review. */
   forget(path: string): void {
+    this.delete(path);
+  }
+
+  private delete(path: string): void {
+    const baseline = this.baselines.get(path);
+    if (baseline?.known) this.chars -= baseline.text?.length ?? 0;
     this.baselines.delete(path);
   }
 }

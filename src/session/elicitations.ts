@@ -2,7 +2,7 @@ import type { ConnectionLog } from '../agent/connection';
 import type { CreateElicitationRequest, CreateElicitationResponse } from '../protocol';
 import { formFields } from './elicitation';
 import type { Transcript } from './transcript';
-import { checkContent } from '../forms/elicitationForm';
+import { checkContent, uncheckedPattern } from '../forms/elicitationForm';
 
 export type ElicitationAction = 'accept' | 'decline' | 'cancel';
 
@@ -63,6 +63,11 @@ export class Elicitations {
       this.log.warn(`Refused an invalid answer to ${requestKey}: ${error}`);
       this.transcript.updateElicitation(requestKey, { error });
       return false;
+    }
+    // Accepted all the same (the check is advisory there), and said so: the agent checks its own pattern.
+    for (const field of form.fields) {
+      const why = uncheckedPattern(field, checked.content[field.name]);
+      if (why) this.log.warn(`Elicitation ${requestKey}: the answer to ${JSON.stringify(field.title)} was sent without checking its pattern (${why}).`);
     }
     return this.transcript.answerElicitation(requestKey, { action: 'accept', content: checked.content }, 'accepted', checked.content);
   }

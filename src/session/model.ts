@@ -62,6 +62,8 @@ export interface DiffSummary {
   removed: number;
   preview: string[];
   previewTruncated: boolean;
+  /** The full texts are not kept (over the session's budget for them, or not saved): the diff no longer opens. */
+  textsDropped?: boolean;
 }
 
 /** What a client terminal has shown so far, and how it ended. */
@@ -95,6 +97,8 @@ export interface ToolEntry {
   locations: ToolLocation[];
   /** The options offered while the agent waits for the user's choice (the transcript holds the answer). */
   permission?: PermissionOption[];
+  /** What ACP Host's policy said about it: why it asks, or how it answered on its own. */
+  policyNote?: string;
 }
 
 export interface FormEntry {
@@ -166,6 +170,8 @@ export interface SessionSnapshot {
   usage: { used: number; size: number; cost: { amount: number; currency: string } | null } | null;
   queue: QueuedPromptInfo[];
   review: ReviewFile[];
+  /** What the review list cannot show (changed files whose earlier text was not kept), or null. */
+  reviewNote: string | null;
   follow: boolean;
   attachments: AttachmentChip[];
   attachmentNotice: string | null;

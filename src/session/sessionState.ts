@@ -26,6 +26,7 @@ export class SessionState {
   private usage: SessionSnapshot['usage'] = null;
   private queue: QueuedPromptInfo[] = [];
   private review: ReviewFile[] = [];
+  private reviewNote: string | null = null;
   private follow = true;
   private attachments: AttachmentChip[] = [];
   private attachmentNotice: string | null = null;
@@ -43,6 +44,7 @@ export class SessionState {
       usage: this.usage,
       queue: this.queue,
       review: this.review,
+      reviewNote: this.reviewNote,
       follow: this.follow,
       attachments: this.attachments,
       attachmentNotice: this.attachmentNotice,
@@ -118,8 +120,10 @@ export class SessionState {
     this.emit();
   }
 
-  setReview(files: readonly ReviewFile[]): void {
+  /** `note`: what the list cannot show, said beside it. */
+  setReview(files: readonly ReviewFile[], note: string | null = null): void {
     this.review = [...files];
+    this.reviewNote = note;
     this.emit();
   }
 

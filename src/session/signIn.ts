@@ -143,7 +143,7 @@ export class SignIn {
       case 'env_var': {
         for (const v of method.vars) {
           const prompt = `${name}: ${v.label ?? method.name} (${v.name})${method.description ? ` — ${method.description}` : ''}`;
-          const value = await this.ports.askSecret!(name, v.name, prompt);
+          const value = await this.ports.askSecret!(agent, v.name, prompt);
           if (value === undefined || value === '') {
             if (v.optional) continue;
             return `Signing in with "${method.name}" was cancelled: no value for ${v.name}.`;

@@ -3,9 +3,10 @@ import type { Event } from 'vscode-jsonrpc';
 import type { CreateElicitationResponse, RequestPermissionResponse, SessionUpdate, StopReason, ToolCall, ToolCallContent, ToolCallUpdate } from '../protocol';
 import type { ElicitationState } from '../forms/elicitationForm';
 import { contentText } from './contentText';
-import { summariseDiff } from './diffSummary';
+import { DiffTexts } from './diffTexts';
+import type { DiffSource } from './diffTexts';
 import { Waits } from './waits';
-import type { AttachmentLabel, DiffSummary, Entry, FormEntry, PermissionOption, PlanItem, TerminalState, TextEntry, ToolContent, ToolEntry } from './model';
+import type { AttachmentLabel, Entry, FormEntry, PermissionOption, PlanItem, TerminalState, TextEntry, ToolContent, ToolEntry } from './model';
 
 /**
  * The transcript of one session, folded from `session/update`s (Zed's acp_thread is the model):
@@ -21,18 +22,7 @@ export type TranscriptEvent =
   /** Everything was dropped (a new session). */
   | { type: 'reset' };
 
-/** The full texts behind a diff card, kept here because the card only carries a summary. */
-export interface DiffSource {
-  path: string;
-  oldText: string | null;
-  newText: string;
-}
-
-/** A diff card's summary, with the full texts behind it. */
-interface Diff {
-  source: DiffSource;
-  view: DiffSummary;
-}
+export type { DiffSource } from './diffTexts';
 
 const NO_OUTPUT: TerminalState = { output: '', truncated: false, exitStatus: null };
 /** Streamed chunks are joined into their entry's text in blocks of this many (see `appendText`). */
@@ -47,8 +37,8 @@ export class Transcript {
   private readonly permissionWaits = new Waits<RequestPermissionResponse>({ outcome: { outcome: 'cancelled' } });
   /** The forms waiting on the user, by request key. */
   private readonly formWaits = new Waits<CreateElicitationResponse>({ action: 'cancel' });
-  /** Per tool call, its diffs' full texts and summaries, at the index of the content they belong to. */
-  private readonly diffs = new Map<string, (Diff | undefined)[]>();
+  /** Per tool call, its diffs' summaries and (within the session's budget) full texts. */
+  private readonly diffs: DiffTexts;
   /** What each client terminal has shown, for the cards that embed it (and for cards that embed it later). */
   private readonly terminals = new Map<string, TerminalState>();
   /** The `messageId` of the last text entry, when the agent gives them: a new id starts a new entry. */
@@ -63,6 +53,11 @@ export class Transcript {
   private readonly changed = new Emitter<TranscriptEvent>();
   /** Fired for every change, in order: the feed, follow and the review walk it. */
   readonly onChange: Event<TranscriptEvent> = this.changed.event;
+
+  /** `diffTextChars`: what the full texts of diffs may take (diffTexts.ts). */
+  constructor(diffTextChars?: number) {
+    this.diffs = new DiffTexts(diffTextChars);
+  }
 
   get entries(): readonly Entry[] {
     this.settle();
@@ -121,12 +116,25 @@ export class Transcript {
    * A permission request is state of its tool call (which it creates if never announced): the
    * entry shows the options, the transcript holds the answer. A second request for the same call
    * supersedes the first, which is answered `cancelled`: each request gets exactly one answer.
+   * `policyNote` is ACP Host's own word on the card (why the host asks).
    */
-  askPermission(toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<RequestPermissionResponse> {
+  askPermission(toolCall: ToolCallUpdate, options: PermissionOption[], policyNote?: string): Promise<RequestPermissionResponse> {
     const answer = this.permissionWaits.ask(toolCall.toolCallId);
     this.upsertTool(toolCall);
-    this.patchTool(toolCall.toolCallId, { permission: options });
+    this.patchTool(toolCall.toolCallId, { permission: options, policyNote });
     return answer;
+  }
+
+  /** The kind of tool call `toolCallId`, when it was announced. */
+  toolKindOf(toolCallId: string): string | undefined {
+    const entry = this.list[this.toolIndex.get(toolCallId) ?? -1];
+    return entry?.kind === 'tool' ? entry.toolKind : undefined;
+  }
+
+  /** ACP Host's word on a tool call's card (which it creates if never announced): how its policy answered. */
+  notePolicy(toolCall: ToolCallUpdate, policyNote: string): void {
+    this.upsertTool(toolCall);
+    this.patchTool(toolCall.toolCallId, { policyNote });
   }
 
   /**
@@ -134,8 +142,7 @@ export class Transcript {
    * when nothing is asked there, or `optionId` is not one of the options offered.
    */
   answerPermission(toolCallId: string, optionId: string): boolean {
-    const index = this.toolIndex.get(toolCallId);
-    const entry = index === undefined ? undefined : this.list[index];
+    const entry = this.list[this.toolIndex.get(toolCallId) ?? -1];
     const offered = entry?.kind === 'tool' && entry.permission?.some((o) => o.optionId === optionId);
     if (!offered || !this.permissionWaits.answer(toolCallId, { outcome: { outcome: 'selected', optionId } })) return false;
     this.patchTool(toolCallId, { permission: undefined });
@@ -152,8 +159,7 @@ export class Transcript {
 
   /** The form `requestKey` while it waits for an answer. */
   waitingForm(requestKey: string): FormEntry | undefined {
-    const index = this.elicitationIndex.get(requestKey);
-    const entry = index === undefined ? undefined : this.list[index];
+    const entry = this.list[this.elicitationIndex.get(requestKey) ?? -1];
     return this.formWaits.has(requestKey) && entry?.kind === 'elicitation' ? entry : undefined;
   }
 
@@ -195,7 +201,7 @@ export class Transcript {
   /** The full texts of diff `contentIndex` of the tool call at entry `index`, if it is one. */
   diffSource(index: number, contentIndex: number): DiffSource | undefined {
     const entry = this.list[index];
-    return entry?.kind === 'tool' ? this.diffs.get(entry.toolCallId)?.[contentIndex]?.source : undefined;
+    return entry?.kind === 'tool' ? this.diffs.source(entry.toolCallId, contentIndex) : undefined;
   }
 
   /** A client terminal produced output or ended: every card embedding it shows the new state. */
@@ -213,7 +219,7 @@ export class Transcript {
    * Shows a session as it was saved (after a window reload, for agents that cannot replay it).
    * What waited for an answer then cannot be answered now: permissions are dropped, forms are
    * cancelled, running tool calls are unfinished. Diffs keep their summary; the full texts were
-   * not saved, so they no longer open in the diff editor.
+   * not saved, so they no longer open in the diff editor (their cards say so).
    */
   restore(entries: readonly Entry[]): void {
     this.clear();
@@ -221,7 +227,8 @@ export class Transcript {
       if (entry.kind === 'elicitation' && entry.state === 'pending') return { ...entry, state: 'cancelled' };
       if (entry.kind !== 'tool') return entry;
       const status = entry.status === 'pending' || entry.status === 'in_progress' ? 'unfinished' : entry.status;
-      return { ...entry, status, permission: undefined };
+      const content = entry.content.map((c) => (c.type === 'diff' ? { ...c, textsDropped: true } : c));
+      return { ...entry, status, content, permission: undefined };
     });
     this.list.forEach((entry, index) => {
       if (entry.kind === 'tool') this.toolIndex.set(entry.toolCallId, index);
@@ -271,10 +278,12 @@ export class Transcript {
     if (update.kind != null) patch.toolKind = update.kind;
     if (update.status != null) patch.status = update.status;
     // A new content or locations array replaces the old one (ACP §8).
+    let dropped = new Set<string>();
     if (update.content != null) {
-      const diffs = update.content.map((c) => (c.type === 'diff' ? this.diff(update.toolCallId, { path: c.path, oldText: c.oldText ?? null, newText: c.newText }) : undefined));
-      patch.content = update.content.map((c, i) => (c.type === 'diff' ? diffs[i]!.view : this.toolContentView(c)));
-      this.diffs.set(update.toolCallId, diffs);
+      const sources = update.content.map((c): DiffSource | undefined => (c.type === 'diff' ? { path: c.path, oldText: c.oldText ?? null, newText: c.newText } : undefined));
+      const diffs = this.diffs.set(update.toolCallId, sources);
+      dropped = diffs.dropped;
+      patch.content = update.content.map((c, i) => (c.type === 'diff' ? diffs.views[i]! : this.toolContentView(c)));
     }
     if (update.locations != null) patch.locations = update.locations.map((l) => ({ path: l.path, line: l.line ?? null }));
     if (this.toolIndex.has(update.toolCallId)) {
@@ -283,6 +292,12 @@ export class Transcript {
       this.toolIndex.set(update.toolCallId, this.list.length);
       // An update for a call never announced still shows: protocol drift stays visible.
       this.push({ kind: 'tool', toolCallId: update.toolCallId, title: 'Tool call', toolKind: 'other', status: 'pending', content: [], locations: [], ...patch });
+    }
+    // Earlier cards whose diffs lost their full texts to make room say so.
+    for (const toolCallId of dropped) {
+      const views = this.diffs.views(toolCallId);
+      const entry = this.list[this.toolIndex.get(toolCallId) ?? -1];
+      if (entry?.kind === 'tool') this.patchTool(toolCallId, { content: entry.content.map((c, i) => views[i] ?? c) });
     }
   }
 
@@ -297,12 +312,6 @@ export class Transcript {
     const plan: Entry = { kind: 'plan', entries: entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) };
     if (index === -1) this.push(plan);
     else this.replace(index, plan);
-  }
-
-  /** Agents resend a call's whole content with later updates: a diff it already had keeps its summary. */
-  private diff(toolCallId: string, source: DiffSource): Diff {
-    const known = this.diffs.get(toolCallId)?.find((d) => d?.source.path === source.path && d.source.oldText === source.oldText && d.source.newText === source.newText);
-    return known ?? { source, view: summariseDiff(source.path, source.oldText, source.newText) };
   }
 
   /** The streamed text entry gets its text (as a new object: one handed out earlier keeps its own). */

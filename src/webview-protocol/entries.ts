@@ -30,6 +30,8 @@ export const DiffViewSchema = z.object({
   preview: z.array(z.string()),
   /** More changed lines exist than the preview holds. */
   previewTruncated: z.boolean(),
+  /** The host no longer keeps the full texts (a session's budget for them, or a restored session): no Open diff. */
+  textsDropped: z.boolean().optional(),
 });
 
 export const ToolContentViewSchema = z.discriminatedUnion('type', [
@@ -76,6 +78,8 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
     locations: z.array(ToolLocationViewSchema),
     /** Present while the agent waits for the user's choice. */
     permission: z.array(PermissionOptionViewSchema).optional(),
+    /** ACP Host's own say (plain text): why it asks, or how it answered without asking. */
+    policyNote: z.string().optional(),
   }),
   z.object({ kind: z.literal('plan'), entries: z.array(PlanEntryViewSchema) }),
   z.object({ kind: z.literal('turnEnd'), stopReason: StopReasonViewSchema }),

@@ -89,6 +89,8 @@ export const SessionViewSchema = z.object({
   queue: z.array(QueuedPromptViewSchema),
   /** Files the agent changed, for review (diff, keep, undo). */
   review: z.array(ReviewFileViewSchema),
+  /** Said beside the review list: changed files it cannot show (their earlier text was over the budget). (A default keeps older snapshots valid.) */
+  reviewNote: z.string().nullable().default(null),
   /** Whether the editor follows the agent's tool call locations. */
   follow: z.boolean(),
   /** Context attached to the prompt being composed; sent with the next prompt. (Defaults keep older snapshots valid.) */
@@ -108,4 +110,4 @@ export type AttachmentKind = z.infer<typeof AttachmentKindSchema>;
 export type AttachmentView = z.infer<typeof AttachmentViewSchema>;
 export type AttachmentLabel = z.infer<typeof AttachmentLabelSchema>;
 
-export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], follow: true, attachments: [], attachmentNotice: null };
+export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], reviewNote: null, follow: true, attachments: [], attachmentNotice: null };

@@ -66,7 +66,7 @@ function flush(): void {
     const session = mirror.session;
     renderSessionHeader(ui, session);
     queue.render(session.queue);
-    review.render(session.review);
+    review.render(session.review, session.reviewNote);
     pickers.render(session);
     composer.setCommands(session.commands);
     attachments.render(session.attachments, session.attachmentNotice);

@@ -13,7 +13,7 @@ export type {
   ToolEntryView,
 } from '../webview-protocol/entries';
 export { EMPTY_SESSION } from '../webview-protocol/session';
-export { fieldProblem } from '../webview-protocol/elicitation';
+export { fieldProblem, uncheckablePattern } from '../webview-protocol/elicitation';
 export type { ElicitationFieldView, ElicitationValue } from '../webview-protocol/elicitation';
 export type { AttachmentLabel, AttachmentView } from '../webview-protocol/session';
 export type { CommandView, ConfigOptionView, ModesView, QueuedPromptView, ReviewFileView, SessionView, UsageView } from '../webview-protocol/session';

@@ -17,29 +17,34 @@ const CHANGE_WORDS: Record<ReviewFileView['change'], string> = {
 
 /**
  * section.review above the composer: the files the agent changed, each with Open diff, Keep and
- * Undo, and Keep all / Undo all. Hidden when there is nothing to review. Rebuilt only when the
+ * Undo, and Keep all / Undo all, and a note on what it cannot list. Hidden when there is nothing to review. Rebuilt only when the
  * list changes, so an unrelated session update does not steal focus from its buttons.
  */
 export class Review {
   private shown = '';
   private readonly count = h('span', 'review-count');
   private readonly list = h('ul');
+  /** Changed files the list cannot show (their earlier text was not kept). */
+  private readonly note = h('p', 'review-note');
 
   constructor(private readonly root: HTMLElement) {
     this.list.id = 'review';
     this.list.setAttribute('aria-label', 'Changed files');
     const head = h('div', 'review-head');
     head.append(this.count, button('review-keep-all secondary', 'Keep all', 'check-all'), button('review-undo-all secondary', 'Undo all', 'discard'));
-    root.append(head, this.list);
+    this.note.setAttribute('role', 'note');
+    root.append(head, this.list, this.note);
     root.hidden = true;
     root.addEventListener('click', (event) => this.onClick(event));
   }
 
-  render(files: readonly ReviewFileView[]): void {
-    const key = JSON.stringify(files);
+  render(files: readonly ReviewFileView[], note: string | null = null): void {
+    const key = JSON.stringify([files, note]);
     if (key === this.shown) return;
     this.shown = key;
-    this.root.hidden = files.length === 0;
+    this.root.hidden = files.length === 0 && note === null;
+    this.note.hidden = note === null;
+    this.note.textContent = note ?? '';
     this.count.textContent = `${files.length} ${files.length === 1 ? 'file' : 'files'} changed`;
     // Rebuilding drops the focused button: give focus to the same button of the same file, if it is still there.
     const focused = document.activeElement;

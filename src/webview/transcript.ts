@@ -203,6 +203,13 @@ export class Transcript {
 
   private onClick(event: MouseEvent): void {
     const target = event.target as Element;
+    // Every link here is the host's to open (or refuse), once. VS Code's webview frame has its own
+    // click handler on the window, which ignores defaultPrevented: a click reaching it opens the
+    // link a second time, an absolute path resolved against the webview's origin as a web URL.
+    if (target.closest('a')) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
     const index = entryIndex(target);
     if (index === undefined) return;
 
@@ -222,7 +229,6 @@ export class Transcript {
 
     const location = target.closest<HTMLAnchorElement>('a.tool-location');
     if (location) {
-      event.preventDefault();
       const line = location.dataset.line === undefined ? null : Number(location.dataset.line);
       post({ type: 'openLocation', path: location.dataset.path ?? '', line });
       return;
@@ -230,8 +236,6 @@ export class Transcript {
 
     const link = target.closest<HTMLAnchorElement>('.markdown a, .tool-text a');
     if (link) {
-      // Never navigate the webview: the host opens the link (or refuses it).
-      event.preventDefault();
       const href = link.getAttribute('href');
       if (href && href.length <= HREF_MAX && isSafeHref(href)) post({ type: 'openLink', href });
       return;

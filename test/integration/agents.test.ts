@@ -42,15 +42,19 @@ suite('choosing agents', function () {
     assert.ok(!names.includes('Claude Agent'));
   });
 
-  test('secrets stored under "Claude Code" move to "Claude Agent"; one Claude Agent has already keeps its value', async () => {
+  test('secrets of the built-in "Claude Code" move to "Claude Agent"; one Claude Agent has already keeps its value; a user\'s own "Claude Code" keeps its own', async () => {
     const { host } = await api();
+    const builtin = (name: string) => ({ name, identity: 'builtin' });
+    const own = { name: 'Claude Code', identity: JSON.stringify(['command', 'claude-code-acp']) };
     try {
-      await host.secrets.store('Claude Code', 'ANTHROPIC_API_KEY', 'old-name-key');
-      await host.secrets.store('Claude Code', 'EXTRA_TOKEN', 'old-name-token');
-      await host.secrets.store('Claude Agent', 'EXTRA_TOKEN', 'new-name-token');
-      await host.secrets.renameAgent('Claude Code', 'Claude Agent');
-      assert.deepStrictEqual(await host.secrets.stored('Claude Agent'), { EXTRA_TOKEN: 'new-name-token', ANTHROPIC_API_KEY: 'old-name-key' });
-      assert.deepStrictEqual(await host.secrets.stored('Claude Code'), {});
+      await host.secrets.store(builtin('Claude Code'), 'ANTHROPIC_API_KEY', 'old-name-key');
+      await host.secrets.store(builtin('Claude Code'), 'EXTRA_TOKEN', 'old-name-token');
+      await host.secrets.store(builtin('Claude Agent'), 'EXTRA_TOKEN', 'new-name-token');
+      await host.secrets.store(own, 'ANTHROPIC_API_KEY', 'own-key');
+      await host.secrets.moveRenamedPresets();
+      assert.deepStrictEqual(await host.secrets.stored(builtin('Claude Agent')), { EXTRA_TOKEN: 'new-name-token', ANTHROPIC_API_KEY: 'old-name-key' });
+      assert.deepStrictEqual(await host.secrets.stored(builtin('Claude Code')), {});
+      assert.deepStrictEqual(await host.secrets.stored(own), { ANTHROPIC_API_KEY: 'own-key' });
     } finally {
       await host.secrets.forget('Claude Agent');
       await host.secrets.forget('Claude Code');

@@ -49,7 +49,7 @@ suite('sign-in (auth methods)', function () {
       await host.handleIntent({ type: 'authenticate', methodId: 'fake-key' });
       assert.strictEqual(controller.currentStatus.phase, 'ready', controller.currentStatus.detail);
       assert.deepStrictEqual(asked, ['FAKE_API_KEY']);
-      assert.deepStrictEqual(await host.secrets.stored('Auth key'), { FAKE_API_KEY: SECRET });
+      assert.deepStrictEqual(await host.secrets.stored(controller.runtime.agent), { FAKE_API_KEY: SECRET });
 
       await controller.restart();
       assert.strictEqual(controller.currentStatus.phase, 'ready', 'the stored value is used: no question');
@@ -57,7 +57,7 @@ suite('sign-in (auth methods)', function () {
       assert.ok(!host.logs.traceText('Auth key').includes(SECRET), 'the secret is not in the trace');
 
       await vscode.commands.executeCommand('acpHost.forgetSecrets');
-      assert.deepStrictEqual(await host.secrets.stored('Auth key'), {});
+      assert.deepStrictEqual(await host.secrets.stored(controller.runtime.agent), {});
       await controller.restart();
       assert.strictEqual(controller.currentStatus.phase, 'auth', 'forgotten: the agent asks again');
     } finally {

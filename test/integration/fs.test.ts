@@ -4,6 +4,7 @@
 // missing folders, keep the file's line endings; every hostile path is refused with -32602 and
 // nothing outside the workspace changes.
 import * as assert from 'assert';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -89,7 +90,7 @@ suite('fs callbacks', function () {
     await revertAndClose(document);
   });
 
-  test('a write into an open buffer with unsaved edits: shown, saved, and one undo restores the user’s text', async () => {
+  test('a write into an open buffer with unsaved edits the agent never read: asked first, then shown, saved, and one undo restores the user’s text', async () => {
     const file = path.join(dir, 'open-write.txt');
     fs.writeFileSync(file, 'original\n');
     const document = await vscode.workspace.openTextDocument(file);
@@ -98,7 +99,13 @@ suite('fs callbacks', function () {
     const userText = document.getText();
 
     const controller = await useAgent('FS', 'fs-agent.js');
-    assert.deepStrictEqual(await ask(controller, { write: file, content: 'from the agent\nline 2\n' }), { ok: true });
+    const answered = ask(controller, { write: file, content: 'from the agent\nline 2\n' });
+    const card = await until('the question about the unsaved edits', () => find(controller, 'tool').find((t) => t.permission));
+    assert.match(card.policyNote ?? '', /unsaved changes that the agent has not read/);
+    assert.deepStrictEqual(card.permission?.map((o) => o.name), ['Allow once', 'Deny']);
+    assert.strictEqual(document.getText(), userText, 'nothing is written before the answer');
+    controller.choosePermission(card.toolCallId, 'acp-host:allow-once');
+    assert.deepStrictEqual(await answered, { ok: true });
     assert.strictEqual(document.getText(), 'from the agent\nline 2\n', 'the buffer shows the write');
     assert.strictEqual(document.isDirty, false, 'and it is saved');
     assert.strictEqual(fs.readFileSync(file, 'utf8'), 'from the agent\nline 2\n');
@@ -193,6 +200,38 @@ suite('fs callbacks', function () {
     const written = fs.readFileSync(fresh, 'utf8');
     testLog(`    [info] CRLF content written to a new file is saved as ${JSON.stringify(written)}`);
     assert.ok(written === 'p\r\nq\r\n' || written === 'p\nq\n', JSON.stringify(written));
+  });
+
+  test('a read of a FIFO (or a symlink to one) is refused at once, a file over the size limit by its size; an open buffer is read whatever its size', async () => {
+    const pipe = path.join(dir, 'agent.fifo');
+    execFileSync('mkfifo', [pipe]);
+    fs.symlinkSync(pipe, path.join(dir, 'fifo-link'));
+    const big = path.join(dir, 'big.log');
+    fs.writeFileSync(big, 'line\n'.repeat(300_000)); // 1.4 MiB
+    const config = vscode.workspace.getConfiguration('acpHost');
+    await config.update('readTextFileLimitMegabytes', 1, vscode.ConfigurationTarget.Global);
+    try {
+      const controller = await useAgent('FS', 'fs-agent.js');
+      // Each read of a FIFO with a blocking open would hold a thread of the extension host's pool for good.
+      const fifos = [...Array(6).fill(pipe), path.join(dir, 'fifo-link')];
+      const results = await ask<CallResult[]>(controller, { batch: [...fifos.map((p) => ({ read: p })), { read: big }, { read: path.join(dir, 'ok-after.txt') }] });
+      for (const r of results.slice(0, fifos.length)) {
+        assert.strictEqual(r.code, -32602, JSON.stringify(r));
+        assert.match(r.message ?? '', /is a FIFO \(named pipe\), not a regular file/);
+      }
+      const tooBig = results[fifos.length];
+      assert.strictEqual(tooBig.code, -32602);
+      assert.match(tooBig.message ?? '', /big\.log": it is 1\.4 MiB, over the limit of 1 MiB \(acpHost\.readTextFileLimitMegabytes\)/);
+      assert.strictEqual(results[fifos.length + 1].code, -32002, 'a missing file is still not found');
+      // Open in an editor, the same file is served from memory.
+      await vscode.workspace.openTextDocument(big);
+      const fromBuffer = await ask(controller, { read: big, line: 2, limit: 1 });
+      assert.deepStrictEqual(fromBuffer, { ok: true, content: 'line\n' });
+    } finally {
+      await config.update('readTextFileLimitMegabytes', undefined, vscode.ConfigurationTarget.Global);
+      fs.rmSync(pipe);
+      fs.rmSync(path.join(dir, 'fifo-link'));
+    }
   });
 
   test('every hostile path is refused with -32602, for reads and writes, and nothing outside changes', async () => {

@@ -49,6 +49,7 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
     controller: session('shown'),
     workbench,
     reviewer: { open: record('reviewer.open'), keep: record('reviewer.keep'), undo: record('reviewer.undo') },
+    audit: { show: record('audit.show'), export: record('audit.export') },
     mentions: { pick: async () => (calls.push('mentions.pick()'), [{ kind: 'file' as const, uri: 'file:///ws/a.ts', name: 'a.ts', path: 'a.ts' }]) },
     agentChoices: () => [
       { name: 'Demo agent', commandLine: 'built-in' },
@@ -62,6 +63,8 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
     closeSession: record('closeSession'),
     openFromHistory: record('openFromHistory'),
     addSelection: record('addSelection'),
+    manageRememberedPermissions: record('manageRememberedPermissions'),
+    manageWorkspaceConsent: record('manageWorkspaceConsent'),
   } satisfies ActionHost;
   return { host, calls, failures, session };
 }
@@ -173,7 +176,7 @@ describe('panel intents', () => {
     await dispatchIntent(host, { type: 'openDiff', index: 5, contentIndex: 0 });
     assert.deepEqual(calls, []);
     assert.equal(failures.length, 1);
-    assert.match(failures[0].message, /not available any more/);
+    assert.match(failures[0].message, /no longer kept: a session keeps the newest .* of diff texts, and none after a window reload/);
     assert.equal(failures[0].tellUser, true);
   });
 });
@@ -204,6 +207,9 @@ describe('palette commands', () => {
       ['acpHost.showTrace', 'showTrace("shown-agent")'],
       ['acpHost.copyTrace', 'copyTrace("shown-agent")'],
       ['acpHost.forgetSecrets', 'forgetSecrets()'],
+      ['acpHost.showAuditLog', 'audit.show()'],
+      ['acpHost.exportAuditLog', 'audit.export()'],
+      ['acpHost.manageWorkspaceConsent', 'manageWorkspaceConsent()'],
     ] as const) {
       const { host, calls } = fakeHost();
       await runCommand(host, id);

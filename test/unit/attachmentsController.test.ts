@@ -16,7 +16,7 @@ const silent = { info() {}, warn() {}, error() {} };
 function demo(cwd: string, traced: unknown[]): AgentSession {
   return new AgentSession(
     // Its sessions are saved next to the test's workspace, not in the user's temp folder.
-    { name: 'Demo agent', launch: async () => ({ command: process.execPath, args: [DEMO], cwd, env: { ...currentEnv(), ACP_DEMO_STATE_DIR: path.join(cwd, '.demo-state') } }) },
+    { name: 'Demo agent', identity: 'test', launch: async () => ({ command: process.execPath, args: [DEMO], cwd, env: { ...currentEnv(), ACP_DEMO_STATE_DIR: path.join(cwd, '.demo-state') } }) },
     { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: cwd, clientVersion: '0.0.0-test' },
     {
       readTextFile: async () => 'x',

@@ -52,16 +52,16 @@ function rig(env: Record<string, string>, options: RigOptions = {}): Rig {
     },
   };
   if (!options.withoutSecrets) {
-    ports.askSecret = async (agentName, varName, prompt) => {
+    ports.askSecret = async ({ name: agentName }, varName, prompt) => {
       asked.push({ agentName, varName, prompt });
       if (options.answer !== undefined) store.set(`${agentName}/${varName}`, options.answer);
       return options.answer;
     };
-    ports.storedSecrets = async (agentName) =>
+    ports.storedSecrets = async ({ name: agentName }) =>
       Object.fromEntries([...store].filter(([k]) => k.startsWith(`${agentName}/`)).map(([k, v]) => [k.slice(agentName.length + 1), v]));
   }
   const controller = new AgentSession(
-    { name: 'Fake', launch: async () => ({ command: process.execPath, args: [AGENT], cwd: FIXTURES, env: { ...currentEnv(), ...env } }) },
+    { name: 'Fake', identity: 'test', launch: async () => ({ command: process.execPath, args: [AGENT], cwd: FIXTURES, env: { ...currentEnv(), ...env } }) },
     { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },
     ports,
   );

@@ -16,6 +16,7 @@ function controller(fixture: string, env: Record<string, string> = {}, options?:
   return new AgentSession(
     {
       name: 'Fake',
+      identity: 'test',
       launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, fixture)], cwd: FIXTURES, env: { ...currentEnv(), ...env } }),
     },
     { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },

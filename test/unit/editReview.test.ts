@@ -67,3 +67,21 @@ test('a line without a final newline, and an emptied file, count as a person rea
   review.record('/w/b.txt', 'x\ny\n');
   assert.equal(render(review, { '/w/a.txt': 'same\nlast\n', '/w/b.txt': '' }), ['modified /w/a.txt +1 -1', 'modified /w/b.txt +0 -2'].join('\n'));
 });
+
+test('earlier texts are kept within a budget: past it a changed file is not listed but counted, until kept', () => {
+  const review = new EditReview(100);
+  assert.equal(review.record('/w/a.ts', 'a'.repeat(60)), true);
+  assert.equal(review.record('/w/big.ts', 'b'.repeat(50)), true, 'recorded, as unknown');
+  assert.equal(review.record('/w/new.ts', null), true, 'a file that did not exist costs nothing');
+  assert.equal(review.record('/w/c.ts', 'c'.repeat(40)), true);
+  assert.equal(review.notKept, 1);
+  assert.equal(render(review, { '/w/a.ts': 'x\n', '/w/big.ts': 'y\n', '/w/new.ts': 'n\n', '/w/c.ts': 'z\n' }), ['modified /w/a.ts +1 -1', 'modified /w/c.ts +1 -1', 'created /w/new.ts +1 -0'].join('\n'));
+  // Kept or undone files give their share back.
+  review.keep('/w/a.ts');
+  assert.equal(review.record('/w/d.ts', 'd'.repeat(60)), true);
+  assert.equal(render(review, { '/w/c.ts': 'z\n', '/w/d.ts': 'w\n' }), ['modified /w/c.ts +1 -1', 'modified /w/d.ts +1 -1'].join('\n'));
+  review.keep();
+  assert.equal(review.notKept, 0, 'Keep all clears what was not kept too');
+  assert.equal(review.record('/w/e.ts', 'e'.repeat(100)), true);
+  assert.equal(review.notKept, 0, 'the whole budget is free again');
+});

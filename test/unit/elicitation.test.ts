@@ -135,6 +135,23 @@ test('the transcript entry: pending, a refused answer keeps it pending with the 
   assert.equal(elicitations.answer(view.requestKey, 'decline'), false, 'answered once');
 });
 
+test('a pattern the host cannot check: the answer is accepted all the same, and the log says which field went unchecked and why', async () => {
+  const transcript = new Transcript();
+  const warnings: string[] = [];
+  const elicitations = new Elicitations(transcript, 'Fake', { ...silent, warn: (m: string) => warnings.push(m) });
+  const requestedSchema = {
+    type: 'object',
+    properties: { pair: { type: 'string', title: 'Pair', pattern: '^(.)\\1$' }, code: { type: 'string', pattern: '^(a+)+$' } },
+    required: ['pair', 'code'],
+  };
+  const answered = elicitations.create(parse({ ...REQUEST, requestedSchema }));
+  const [key] = transcript.waitingForms;
+  assert.equal(elicitations.answer(key, 'accept', { pair: 'xy', code: `${'a'.repeat(2_000)}b` }), false, 'the catastrophic pattern is checked, and refuses');
+  assert.equal(elicitations.answer(key, 'accept', { pair: 'xy', code: 'aaa' }), true);
+  assert.deepEqual(await answered, { action: 'accept', content: { pair: 'xy', code: 'aaa' } });
+  assert.deepEqual(warnings.filter((w) => w.includes('without checking')), [`Elicitation ${key}: the answer to "Pair" was sent without checking its pattern (a backreference).`]);
+});
+
 test('decline and cancel answer at once; cancelling what waits answers every open form cancel; URL mode is declined', async () => {
   const transcript = new Transcript();
   const elicitations = new Elicitations(transcript, 'Fake', silent);
@@ -170,7 +187,7 @@ const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
 
 function controller(forms = true): AgentSession {
   return new AgentSession(
-    { name: 'Elicit', launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'elicit-agent.js')], cwd: FIXTURES, env: currentEnv() }) },
+    { name: 'Elicit', identity: 'test', launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'elicit-agent.js')], cwd: FIXTURES, env: currentEnv() }) },
     { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },
     { readTextFile: async () => 'x', log: silent, onTrace: () => undefined, forms },
   );

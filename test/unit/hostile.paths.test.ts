@@ -2,7 +2,7 @@
 // fs/write_text_file and terminal/create `cwd`: none is accepted, and nothing outside the
 // workspace is read, written or run in. The real confinement (host/workspacePaths.ts) and the
 // real TerminalPort run here; the few `vscode` names they touch are stubbed (workspace folders,
-// Uri.file, a terminal that shows nothing), so the decisions and the I/O are the real ones.
+// settings, Uri.file, a terminal that shows nothing), so the decisions and the I/O are the real ones.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import Module from 'node:module';
@@ -21,7 +21,8 @@ const disposables: { dispose(): void }[] = [];
 
 const fakeVscode = {
   Uri: { file: (fsPath: string) => ({ scheme: 'file', fsPath }) },
-  workspace: { workspaceFolders: [{ uri: { scheme: 'file', fsPath: ws } }] },
+  // Settings: none set (the defaults apply).
+  workspace: { workspaceFolders: [{ uri: { scheme: 'file', fsPath: ws } }], getConfiguration: () => ({ get: () => undefined }) },
   EventEmitter: class {
     event = () => ({ dispose() {} });
     fire() {}

@@ -24,7 +24,7 @@ function fakeRuntime(agent: RunningAgent, options: { gate?: Promise<void>; openN
   const calls: string[] = [];
   let claims = 0;
   const runtime = {
-    agent: { name: 'Fake', launch: async () => ({ command: 'x', args: [], cwd: '/', env: {} }) },
+    agent: { name: 'Fake', identity: 'test', launch: async () => ({ command: 'x', args: [], cwd: '/', env: {} }) },
     async start() {
       calls.push('start');
       await options.gate;

@@ -137,6 +137,7 @@ function controller(capabilities: object, log: ReturnType<typeof recordingLog>['
   return new AgentSession(
     {
       name: 'Fake',
+      identity: 'test',
       launch: async () => ({
         command: process.execPath,
         args: [path.join(FIXTURES, 'well-behaved.js')],

@@ -237,6 +237,7 @@ test('controller: an agent that exits on its first flag is started again with th
   const c = controller(
     {
       name: 'Flaggy',
+      identity: 'test',
       launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'flag-agent.js'), '--acp-new'], cwd: FIXTURES, env: { ...currentEnv(), FAKE_ARGV_LOG: argvLog } }),
       fallbackArgs: [[path.join(FIXTURES, 'flag-agent.js'), '--acp-old']],
     },
@@ -259,6 +260,7 @@ test('controller: a missing command crashes with the install hint in the detail,
   const gemini = agentPresets('linux').find((p) => p.name === 'Gemini CLI')!;
   const c = controller({
     name: 'Gemini CLI',
+    identity: 'builtin',
     launch: async () => ({ command: 'acp-host-test-no-such-gemini', args: ['--acp'], cwd: FIXTURES, env: currentEnv() }),
     fallbackArgs: gemini.fallbackArgs,
     notFoundHint: notFoundHint(gemini.install),
@@ -280,7 +282,7 @@ test('controller: an agent started in the npx directory still opens its session 
   const workspace = mkdtempSync(path.join(os.tmpdir(), 'acp-workspace-'));
   const npxDir = npxDirectory(root);
   const c = new AgentSession(
-    { name: 'Pinned', launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'well-behaved.js')], cwd: npxDir, env: currentEnv() }) },
+    { name: 'Pinned', identity: 'builtin', launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'well-behaved.js')], cwd: npxDir, env: currentEnv() }) },
     { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: workspace, clientVersion: '0.0.0-test' },
     { readTextFile: async () => 'x', log: silent, onTrace: () => undefined },
   );

@@ -36,16 +36,18 @@ const NODE_BUILTIN = (i: string) => i.startsWith('node:') || ['fs', 'path', 'os'
 const RULES: Record<string, { ours: string[]; vscode: boolean; node: boolean }> = {
   base: { ours: [], vscode: false, node: false },
   protocol: { ours: [], vscode: false, node: false },
+  policy: { ours: [], vscode: false, node: false },
+  audit: { ours: [], vscode: false, node: false },
   agent: { ours: ['base', 'protocol'], vscode: false, node: true },
-  runtime: { ours: ['base', 'protocol', 'agent', 'session'], vscode: false, node: true },
-  session: { ours: ['base', 'protocol', 'agent', 'runtime', 'forms'], vscode: false, node: false },
+  runtime: { ours: ['base', 'protocol', 'agent', 'session', 'policy', 'audit'], vscode: false, node: true },
+  session: { ours: ['base', 'protocol', 'agent', 'runtime', 'forms', 'policy', 'audit'], vscode: false, node: false },
   view: { ours: ['base', 'session', 'webview-protocol'], vscode: false, node: false },
   forms: { ours: [], vscode: false, node: false },
   workspace: { ours: [], vscode: false, node: true },
   'webview-protocol': { ours: ['forms'], vscode: false, node: false },
   webview: { ours: ['webview-protocol'], vscode: false, node: false },
   'demo-agent': { ours: [], vscode: false, node: true },
-  host: { ours: ['base', 'protocol', 'agent', 'runtime', 'session', 'view', 'workspace', 'forms', 'webview-protocol'], vscode: true, node: true },
+  host: { ours: ['base', 'protocol', 'policy', 'agent', 'runtime', 'session', 'view', 'workspace', 'forms', 'webview-protocol', 'audit'], vscode: true, node: true },
 };
 
 test('every folder of src/ has a layering rule', () => {

@@ -111,6 +111,7 @@ function leakyStarter(): AgentDefinition {
   const script = "process.stderr.write(`stored=${process.env.STORED} configured=${process.env.CONFIGURED}\\n`, () => process.exit(3))";
   return {
     name: 'Leaky',
+    identity: 'test',
     configuredEnv: { CONFIGURED: 'configured-secret-2' },
     launch: async () => ({ command: process.execPath, args: ['-e', script], cwd: FIXTURES, env: { ...currentEnv(), CONFIGURED: 'configured-secret-2' } }),
   };
@@ -157,6 +158,7 @@ test('MCP credentials feed the scrubber before session/new is traced; a sign-in 
   const caps = JSON.stringify({ mcpCapabilities: { http: true, sse: true } });
   const agent: AgentDefinition = {
     name: 'Mcp',
+    identity: 'test',
     launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'well-behaved.js')], cwd: FIXTURES, env: { ...currentEnv(), FAKE_AGENT_CAPABILITIES: caps } }),
   };
   const runtime = new AgentRuntime(agent, SETTINGS, silentPorts({ mcpServers: async () => MCP_SERVERS, secrets: (name) => scrubbers.for(name), onTrace: (name, direction, message) => trace.add(name, direction, message) }));
@@ -179,6 +181,7 @@ test('what the agent says with a secret it was given is masked in the saved sess
   const ports = silentPorts({ secrets: (name) => scrubbers.for(name), onTrace: (name, direction, message) => trace.add(name, direction, message) });
   const agent: AgentDefinition = {
     name: 'Trace',
+    identity: 'test',
     configuredEnv: { MY_API_KEY: KEY },
     launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'trace-agent.js')], cwd: FIXTURES, env: { ...currentEnv(), MY_API_KEY: KEY } }),
   };

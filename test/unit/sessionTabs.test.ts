@@ -19,6 +19,7 @@ const ports: AgentPorts = { readTextFile: async () => 'x', log: silent, onTrace:
 
 const agent = (name: string): AgentDefinition => ({
   name,
+  identity: 'test',
   launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'well-behaved.js')], cwd: FIXTURES, env: currentEnv() }),
 });
 

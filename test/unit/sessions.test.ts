@@ -27,6 +27,7 @@ function historyAgent(env: Record<string, string> = {}, fixture = 'history-agent
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-history-')), 'sessions.json');
   const definition = {
     name: 'History',
+    identity: 'test',
     launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, fixture)], cwd: FIXTURES, env: { ...currentEnv(), FAKE_SESSION_FILE: file, ...env } }),
   };
   const logs: string[] = [];

@@ -87,6 +87,28 @@ test('Submit checks the fields first: messages per field, focus on the first at 
   });
 });
 
+test('an agent’s pattern cannot hang the panel: a catastrophic one is checked as the user types, one that cannot be checked says so and lets the answer through', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    const fields = [
+      { name: 'code', title: 'Code', description: null, type: 'string', required: true, pattern: '^(a+)+$' },
+      { name: 'pair', title: 'Pair', description: 'Twice the same letter', type: 'string', required: true, pattern: '^(.)\\1$' },
+    ];
+    await h.render(page, h.snapshot([form({ fields })], { status: h.status('prompting') }));
+    const entry = page.locator('#transcript .entry-elicitation');
+    // RegExp would run for ever on this (2^2000 ways to split the a's); the page must stay responsive.
+    await entry.getByLabel('Code').fill(`${'a'.repeat(2000)}b`);
+    await entry.getByLabel('Pair').fill('xy');
+    await entry.getByRole('button', { name: 'Submit' }).click();
+    assert.deepEqual(await intents(page), []);
+    assert.equal(await page.locator(`${field('code')} .field-error`).innerText(), 'Must match the pattern ^(a+)+$');
+    assert.equal(await page.locator(`${field('pair')} .field-error`).isHidden(), true, 'not checked: not refused');
+    assert.match(await page.locator(field('pair')).innerText(), /Twice the same letter \(Its pattern is not checked: a backreference\.\)/);
+    await entry.getByLabel('Code').fill('aaa');
+    await entry.getByRole('button', { name: 'Submit' }).click();
+    assert.deepEqual(await intents(page), [{ type: 'elicitation', requestKey: 'elicitation-1', action: 'accept', content: { code: 'aaa', pair: 'xy' } }]);
+  });
+});
+
 test('a valid form posts accept with typed content: numbers as numbers, booleans, arrays; empty optional fields left out', async () => {
   await h.withPanel(env, {}, async (page) => {
     await h.render(page, h.snapshot([form()], { status: h.status('prompting') }));

@@ -33,6 +33,25 @@ test('clicking a permission option posts permission with its tool call and optio
   });
 });
 
+test('ACP Host asking: its note shows as text above its options (an agent\'s markup stays text), and the choice posts like any permission', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    const HOST = [
+      { optionId: 'acp-host:allow-once', name: 'Allow once', kind: 'allow_once' },
+      { optionId: 'acp-host:allow-session', name: 'Allow for this session', kind: 'allow_always' },
+      { optionId: 'acp-host:allow-workspace', name: 'Always in this workspace', kind: 'allow_always' },
+      { optionId: 'acp-host:deny', name: 'Deny', kind: 'reject_once' },
+    ];
+    const note = 'ACP Host asks before Evil may write /ws/.vscode/<img src=x onerror=alert(1)>: it is a protected path (**/.vscode/**)';
+    await h.render(page, h.snapshot([tool({ toolCallId: 'acp-host-ask-1', title: 'Write /ws/.vscode/settings.json', permission: HOST, policyNote: note })], { status: h.status('prompting') }));
+    const card = page.locator('#transcript .entry-tool[data-tool-call-id="acp-host-ask-1"]');
+    assert.equal(await card.locator('.policy-note').innerText(), note);
+    assert.equal(await card.locator('.policy-note img').count(), 0, 'the note is text, never markup');
+    assert.deepEqual((await card.locator('.permission button.option').allInnerTexts()).map((t) => t.trim()), HOST.map((o) => o.name));
+    await card.locator('button.option[data-option-id="acp-host:deny"]').click();
+    assert.deepEqual(await intents(page), [{ type: 'permission', toolCallId: 'acp-host-ask-1', optionId: 'acp-host:deny' }]);
+  });
+});
+
 test('keyboard: Tab reaches the first option, ArrowRight/ArrowLeft move focus, Enter chooses', async () => {
   await h.withPanel(env, {}, async (page) => {
     await h.render(page, h.snapshot([{ kind: 'user', text: 'go' }, tool({ permission: OPTIONS })], { status: h.status('prompting') }));
@@ -77,6 +96,19 @@ test('Open diff posts openDiff with the entry index and the content index', asyn
   });
 });
 
+test('a diff whose full texts the host no longer keeps says so instead of offering Open diff', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    const diff = (p, over = {}) => ({ type: 'diff', path: p, isNewFile: false, added: 1, removed: 1, preview: ['-a', '+b'], previewTruncated: false, ...over });
+    await h.render(page, h.snapshot([tool({ status: 'completed', content: [diff('/w/kept.ts'), diff('/w/dropped.ts', { textsDropped: true })] })]));
+    const card = (i) => page.locator(`#transcript .entry[data-index="0"] .tool-diff[data-content-index="${i}"]`);
+    assert.equal(await card(0).locator('button.open-diff').count(), 1);
+    assert.equal(await card(1).locator('button.open-diff').count(), 0);
+    assert.equal(await card(1).locator('.diff-dropped').textContent(), 'full texts not kept');
+    assert.match(await card(1).locator('.diff-dropped').getAttribute('title'), /newest diffs only/);
+    assert.equal(await card(1).locator('.diff-line').count(), 2, 'the preview stays');
+  });
+});
+
 test('a location link posts openLocation (line null when absent) and does not navigate', async () => {
   await h.withPanel(env, {}, async (page) => {
     const url = page.url();
@@ -113,6 +145,46 @@ test('a markdown link posts openLink with the raw href and does not navigate', a
     assert.deepEqual(page.__log.navigations, []);
     assert.deepEqual(page.__log.popups, []);
     assert.deepEqual(page.__log.externalRequests, []);
+  });
+});
+
+test('one click on a link opens it exactly once: VS Code’s own link handler on the window never sees it, and the default is prevented', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot([
+      { kind: 'agent', text: 'See [a file](/w/src/a.ts#L3), [the docs](https://example.com/x) and [a drive path](C:/w/b.ts).' },
+      tool({ status: 'completed', locations: [{ path: '/w/src/a.ts', line: 12 }] }),
+    ]));
+    // A stand-in for VS Code's webview frame (pre/index.html handleInnerClick): a click listener
+    // on the window that, for any link, posts 'did-click-link' with the href resolved against the
+    // page (an absolute path becomes a web URL there), whatever defaultPrevented says.
+    await page.evaluate(() => {
+      window.__vscodeOpened = [];
+      window.__defaultPrevented = [];
+      window.addEventListener('click', (event) => {
+        const a = event.composedPath().find((n) => n.tagName === 'A' && n.href);
+        if (a) window.__vscodeOpened.push(a.href);
+      });
+      // On the transcript itself, after the panel's own listener: what that listener did to the event.
+      document.querySelector('#transcript').addEventListener('click', (event) => window.__defaultPrevented.push(event.defaultPrevented));
+    });
+    const links = page.locator('#transcript .markdown a');
+    assert.equal(await links.count(), 3);
+    for (let i = 0; i < 3; i++) await links.nth(i).click();
+    await page.locator('#transcript a.tool-location').click();
+    // Keyboard: Enter on a focused link is a click too.
+    await links.nth(0).focus();
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await intents(page), [
+      { type: 'openLink', href: '/w/src/a.ts#L3' },
+      { type: 'openLink', href: 'https://example.com/x' },
+      { type: 'openLink', href: 'C:/w/b.ts' },
+      { type: 'openLocation', path: '/w/src/a.ts', line: 12 },
+      { type: 'openLink', href: '/w/src/a.ts#L3' },
+    ]);
+    assert.deepEqual(await page.evaluate(() => window.__vscodeOpened), [], 'VS Code’s handler saw none of the clicks');
+    assert.deepEqual(await page.evaluate(() => window.__defaultPrevented), [true, true, true, true, true]);
+    assert.deepEqual(page.__log.navigations, []);
+    assert.deepEqual(page.__log.popups, []);
   });
 });
 

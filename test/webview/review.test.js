@@ -50,6 +50,21 @@ test('the review list is hidden when empty, and lists each file with its icon, p
   });
 });
 
+test('a note says what the list cannot show; with only a note the section still shows, and Keep all clears it', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    const note = '2 more changed files are not listed: the review keeps 32 million characters of earlier text, and that was used up. Keep all clears this.';
+    await h.render(page, h.snapshot([], { session: h.session({ review: FILES.slice(0, 1), reviewNote: note }) }));
+    assert.equal(await page.locator('.review-note').textContent(), note);
+    assert.equal(await page.locator('.review-note').isVisible(), true);
+    await h.render(page, { type: 'session', session: h.session({ review: [], reviewNote: note }) });
+    assert.equal(await page.locator('section.review').isVisible(), true, 'shown for its note');
+    await page.locator('button.review-keep-all').click();
+    assert.deepEqual(await intents(page), [{ type: 'reviewKeep' }]);
+    await h.render(page, { type: 'session', session: h.session({ review: FILES.slice(0, 1), reviewNote: null }) });
+    assert.equal(await page.locator('.review-note').isVisible(), false);
+  });
+});
+
 test('Open diff, Keep and Undo post with the file’s path; Keep all and Undo all post without one', async () => {
   await h.withPanel(env, {}, async (page) => {
     await h.render(page, h.snapshot([], { session: h.session({ review: FILES }) }));

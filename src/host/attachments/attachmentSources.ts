@@ -5,6 +5,7 @@ import { MAX_EMBED_BYTES } from '../../session/attachments';
 import { excludedSegments, mentionCandidates } from '../../workspace/mentionCandidates';
 import type { MentionCandidate } from '../../workspace/mentionCandidates';
 import { toOneBasedLine } from '../../workspace/lines';
+import { readRegularFile } from '../../workspace/regularFile';
 import { resolveWorkspacePath } from '../editor/workspacePaths';
 
 /** Where prompt context comes from in VS Code: the @-mention QuickPick, the editor's selection, file reads. */
@@ -118,8 +119,8 @@ export function selectionAttachments(editor: vscode.TextEditor | undefined): New
 /**
  * The text of an attached file for an embedded resource, by the road `fs/read_text_file` takes:
  * the path confined to the workspace, the open buffer first (unsaved edits included), else the
- * disk. Undefined, so the file is linked instead, when it is outside the workspace, a folder,
- * larger than `maxBytes`, or not UTF-8 text.
+ * disk. Undefined, so the file is linked instead, when it is outside the workspace, not a regular
+ * file, larger than `maxBytes`, or not UTF-8 text.
  */
 export async function readForEmbed(uriText: string, maxBytes: number): Promise<string | undefined> {
   const uri = vscode.Uri.parse(uriText, true);
@@ -131,9 +132,10 @@ export async function readForEmbed(uriText: string, maxBytes: number): Promise<s
   if (!real) return undefined;
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === real.toString() || d.uri.toString() === uri.toString());
   if (open) return withinSize(open.getText(), maxBytes);
-  const stat = await vscode.workspace.fs.stat(real);
-  if (stat.type & vscode.FileType.Directory || stat.size > maxBytes) return undefined;
-  const bytes = await vscode.workspace.fs.readFile(real);
+  // Like fs/read_text_file: a FIFO or a device would block or never end.
+  const read = await readRegularFile(real.fsPath, maxBytes);
+  if (!read.ok) return undefined;
+  const bytes = read.bytes;
   if (bytes.subarray(0, 8192).includes(0)) return undefined; // binary
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);

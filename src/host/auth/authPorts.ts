@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
+import { launchIdentity } from '../../runtime/agentIdentity';
+import type { SecretOwner } from '../../runtime/agentIdentity';
+import { agentPresets } from '../../runtime/presets';
 import type { LoginTerminalResult, LoginTerminalSpec } from '../../runtime/ports';
+import { legacySecretKey, planMigration, readIndex, readLegacyIndex, secretKey, varsOf, withVar } from './secretIndex';
+import type { SecretIndex } from './secretIndex';
 
-/** globalState key of the names (never the values) of the secrets stored per agent. */
-const INDEX_KEY = 'acpHost.agentSecretNames';
-type SecretIndex = Record<string, string[]>;
-
-/** The SecretStorage key of one agent's variable. */
-function secretKey(agentName: string, varName: string): string {
-  return `acpHost.agentSecret:${JSON.stringify([agentName, varName])}`;
-}
+/** globalState keys of the index of stored secrets (secretIndex.ts), and of the older one by agent name alone. */
+const INDEX_KEY = 'acpHost.agentSecretIndex';
+const LEGACY_INDEX_KEY = 'acpHost.agentSecretNames';
 
 /** Asks for one secret value; undefined = cancelled. */
 export type SecretPrompter = (agentName: string, varName: string, prompt: string) => Promise<string | undefined>;
@@ -24,77 +24,130 @@ const inputBoxPrompter: SecretPrompter = async (agentName, varName, prompt) =>
 
 /**
  * The values of `env_var` sign-ins: in VS Code's SecretStorage (the OS keychain), one entry per
- * agent and variable, laid over that agent's environment on every start. Only the variable names
- * are kept elsewhere (globalState), so they can be listed and forgotten. Values are never logged.
+ * agent and variable, laid over that agent's environment on every start. An agent is its name
+ * and its launch identity: a value entered for one command never reaches another command that
+ * took the same name (a workspace's "Claude Code"). Only the variable names are kept elsewhere
+ * (globalState), so they can be listed and forgotten. Values are never logged.
  */
 export class AgentSecrets {
   /** How a value is asked for: the password InputBox; integration tests replace it. */
   prompter: SecretPrompter = inputBoxPrompter;
+  private migrated: Promise<void> | undefined;
 
+  /** `ownIdentity(name)`: the identity of the user's own agent of that name (see `migrate`). */
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: (message: string) => void,
+    private readonly ownIdentity: (agentName: string) => string | undefined,
   ) {}
 
   /** Asks for the value of `varName` and stores it; undefined (nothing stored) when cancelled or empty. */
-  async ask(agentName: string, varName: string, prompt: string): Promise<string | undefined> {
-    const value = await this.prompter(agentName, varName, prompt);
+  async ask(owner: SecretOwner, varName: string, prompt: string): Promise<string | undefined> {
+    const value = await this.prompter(owner.name, varName, prompt);
     if (!value) return undefined;
-    await this.store(agentName, varName, value);
+    await this.store(owner, varName, value);
     return value;
   }
 
-  async store(agentName: string, varName: string, value: string): Promise<void> {
-    await this.context.secrets.store(secretKey(agentName, varName), value);
-    const index = this.index();
-    const names = new Set(index[agentName] ?? []).add(varName);
-    await this.context.globalState.update(INDEX_KEY, { ...index, [agentName]: [...names] });
+  async store(owner: SecretOwner, varName: string, value: string): Promise<void> {
+    await this.migrate();
+    await this.context.secrets.store(secretKey(owner, varName), value);
+    await this.context.globalState.update(INDEX_KEY, withVar(this.index(), owner, varName));
   }
 
-  /** The stored values of this agent, by variable name. */
-  async stored(agentName: string): Promise<Record<string, string>> {
+  /** The stored values of exactly this agent (name and identity), by variable name. */
+  async stored(owner: SecretOwner): Promise<Record<string, string>> {
+    await this.migrate();
     const out: Record<string, string> = {};
-    for (const varName of this.index()[agentName] ?? []) {
-      const value = await this.context.secrets.get(secretKey(agentName, varName));
+    for (const varName of varsOf(this.index(), owner)) {
+      const value = await this.context.secrets.get(secretKey(owner, varName));
       if (value !== undefined) out[varName] = value;
     }
     return out;
   }
 
-  /** Moves the secrets stored for `from` to `to` (a preset renamed); a variable `to` has already keeps its value. */
-  async renameAgent(from: string, to: string): Promise<void> {
-    if (!this.index()[from]) return;
-    const kept = await this.stored(to);
-    for (const [varName, value] of Object.entries(await this.stored(from))) if (!(varName in kept)) await this.store(to, varName, value);
-    this.log(`Stored secrets of ${from} now belong to ${to}, its new name`);
-    await this.forget(from);
-  }
-
-  /** Forgets every stored secret (of one agent, or of all); returns how many were dropped. */
+  /** Forgets every stored secret (of the agents of one name, or of all); returns how many were dropped. */
   async forget(agentName?: string): Promise<number> {
-    const index = this.index();
+    await this.migrate();
     let count = 0;
-    for (const [agent, names] of Object.entries(index)) {
-      if (agentName !== undefined && agent !== agentName) continue;
-      for (const varName of names) {
-        await this.context.secrets.delete(secretKey(agent, varName));
+    const index = this.index();
+    const kept = index.filter((entry) => agentName !== undefined && entry.name !== agentName);
+    for (const entry of index) {
+      if (kept.includes(entry)) continue;
+      for (const varName of entry.vars) {
+        await this.context.secrets.delete(secretKey(entry, varName));
         count++;
       }
-      delete index[agent];
     }
-    await this.context.globalState.update(INDEX_KEY, index);
+    await this.context.globalState.update(INDEX_KEY, kept);
     this.log(`Forgot ${count} stored agent secret${count === 1 ? '' : 's'}${agentName ? ` of ${agentName}` : ''}`);
     return count;
   }
 
   private index(): SecretIndex {
-    const raw = this.context.globalState.get<unknown>(INDEX_KEY);
-    if (typeof raw !== 'object' || raw === null) return {};
-    const index: SecretIndex = {};
-    for (const [agent, names] of Object.entries(raw)) {
-      if (Array.isArray(names)) index[agent] = names.filter((n): n is string => typeof n === 'string');
+    return readIndex(this.context.globalState.get<unknown>(INDEX_KEY));
+  }
+
+  /**
+   * Once: secrets stored by earlier versions under an agent's name alone go to the user's own
+   * agent of that name (their settings' entry, else the built-in one); those of a name the user
+   * has no agent of are deleted (asked again when needed), never handed to a workspace's agent.
+   * A failure is logged: the old entries then stay unread, which gives no agent anything.
+   */
+  private migrate(): Promise<void> {
+    this.migrated ??= this.moveLegacy().then(() => this.moveRenamedPresets()).catch((error: Error) => this.log(`Could not move the stored agent secrets to their agents: ${error.message}`));
+    return this.migrated;
+  }
+
+  /**
+   * Secrets of a preset stored under a name it had before (the built-in "Claude Code", now
+   * "Claude Agent") go to its current name; a variable the new name has already keeps its value.
+   * A user's own agent that still goes by the former name has an identity of its own: untouched.
+   * Public for the integration tests; runs once with `migrate`, before any secret is read.
+   */
+  async moveRenamedPresets(): Promise<void> {
+    const builtin = launchIdentity({ kind: 'builtin' }, '', []);
+    let index = this.index();
+    for (const { name, formerNames } of agentPresets()) {
+      for (const former of formerNames) {
+        const from = { name: former, identity: builtin };
+        const to = { name, identity: builtin };
+        const vars = varsOf(index, from);
+        if (vars.length === 0) continue;
+        const kept = new Set(varsOf(index, to));
+        for (const varName of vars) {
+          const value = await this.context.secrets.get(secretKey(from, varName));
+          if (value !== undefined && !kept.has(varName)) {
+            await this.context.secrets.store(secretKey(to, varName), value);
+            index = withVar(index, to, varName);
+          }
+          await this.context.secrets.delete(secretKey(from, varName));
+        }
+        index = index.filter((entry) => !(entry.name === former && entry.identity === builtin));
+        await this.context.globalState.update(INDEX_KEY, index);
+        this.log(`Stored secrets of ${former} now belong to ${name}, its new name`);
+      }
     }
-    return index;
+  }
+
+  private async moveLegacy(): Promise<void> {
+    const raw = this.context.globalState.get<unknown>(LEGACY_INDEX_KEY);
+    if (raw === undefined) return;
+    const { moves, dropped } = planMigration(readLegacyIndex(raw), this.ownIdentity);
+    let index = this.index();
+    for (const { owner, varName } of moves) {
+      const value = await this.context.secrets.get(legacySecretKey(owner.name, varName));
+      if (value === undefined) continue;
+      await this.context.secrets.store(secretKey(owner, varName), value);
+      index = withVar(index, owner, varName);
+    }
+    await this.context.globalState.update(INDEX_KEY, index);
+    for (const { name, varName } of [...moves.map((m) => ({ name: m.owner.name, varName: m.varName })), ...dropped]) {
+      await this.context.secrets.delete(legacySecretKey(name, varName));
+    }
+    await this.context.globalState.update(LEGACY_INDEX_KEY, undefined);
+    const gone = [...new Set(dropped.map((d) => d.name))];
+    this.log(`Stored agent secrets are now bound to each agent's command: ${moves.length} kept for your own agents${gone.length ? `, ${dropped.length} deleted (no agent of yours is named ${gone.join(', ')})` : ''}`);
   }
 }
 

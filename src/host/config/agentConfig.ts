@@ -1,34 +1,32 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { z } from 'zod';
 import { currentEnv, resolveLoginShellEnv } from '../../agent/environment';
 import type { Env } from '../../agent/environment';
 import type { LaunchSpec } from '../../agent/process';
+import { launchIdentity } from '../../runtime/agentIdentity';
+import type { AgentOrigin } from '../../runtime/agentIdentity';
+import type { AgentRuntime } from '../../runtime/agentRuntime';
 import type { AgentDefinition, ControllerSettings } from '../../runtime/ports';
 import type { McpServer } from '../../protocol';
 import { buildMcpServers, parseMcpServerSettings } from '../../runtime/mcpServers';
+import type { McpServerSetting } from '../../runtime/mcpServers';
 import { npxDirectory } from '../../runtime/npxDirectory';
 import { agentPresets, commandLine, notFoundHint } from '../../runtime/presets';
 import type { AgentPreset } from '../../runtime/presets';
-import { setting } from './settings';
-import { DEMO_AGENT_NAME } from './settingValues';
-
-const AgentSettingSchema = z.object({
-  name: z.string().min(1),
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
-  cwd: z.string().optional(),
-});
-type AgentSetting = z.infer<typeof AgentSettingSchema>;
+import { parseAgentSettings } from './agentSettings';
+import type { AgentSetting } from './agentSettings';
+import { setting, settingOrigins } from './settings';
+import { DEMO_AGENT_NAME, parseSetting } from './settingValues';
+import { agentProposals, environmentProposal, mcpServerProposals, mergeByName } from './workspaceProposals';
+import type { AgentProposal, Environment, EnvironmentProposal, McpServerProposal, Proposal } from './workspaceProposals';
+import { WorkspaceConsent } from './workspaceConsent';
 
 /**
  * The login shell is asked once per extension lifetime; it costs a shell start. Configured
  * agents and the commands they run in client terminals start from it.
  */
 let shellEnv: Promise<Env> | undefined;
-export function baseEnv(): Promise<Env> {
-  if (setting('environment') === 'inherit') return Promise.resolve(currentEnv());
+function loginShellEnv(): Promise<Env> {
   shellEnv ??= resolveLoginShellEnv();
   return shellEnv;
 }
@@ -42,29 +40,33 @@ function workspaceFolder(): string {
 /** An agent the user can pick, with its command line for the picker. */
 export interface AgentChoice extends AgentDefinition {
   commandLine: string;
+  /** Shown next to it in the picker: that it comes from the workspace's settings. */
+  note?: string;
 }
+
+const BUILTIN: AgentOrigin = { kind: 'builtin' };
 
 /** The built-in demo agent runs on the extension host's own Node (Electron acts as Node with ELECTRON_RUN_AS_NODE). */
 function demoAgent(extensionPath: string): AgentChoice {
+  const args = [path.join(extensionPath, 'dist', 'demo-agent.js')];
   return {
     name: DEMO_AGENT_NAME,
+    identity: launchIdentity(BUILTIN, process.execPath, args),
     commandLine: 'built-in demo (no model, no network)',
-    launch: async () => ({
-      command: process.execPath,
-      args: [path.join(extensionPath, 'dist', 'demo-agent.js')],
-      cwd: workspaceFolder(),
-      env: { ...currentEnv(), ELECTRON_RUN_AS_NODE: '1' },
-    }),
+    launch: async () => ({ command: process.execPath, args, cwd: workspaceFolder(), env: { ...currentEnv(), ELECTRON_RUN_AS_NODE: '1' } }),
   };
 }
 
-function configuredAgent(entry: AgentSetting): AgentChoice {
+/** `gate` runs before every launch (a restart's and a sign-in terminal's too) and throws when the definition may not run. */
+function configuredAgent(entry: AgentSetting, origin: AgentOrigin, baseEnv: () => Promise<Env>, gate: () => void = () => undefined): AgentChoice {
   return {
     name: entry.name,
+    identity: launchIdentity(origin, entry.command, entry.args),
     commandLine: commandLine(entry.command, entry.args),
     notFoundHint: notFoundHint(undefined),
     configuredEnv: entry.env,
     launch: async (): Promise<LaunchSpec> => {
+      gate();
       // Sessions are opened in the workspace folder, whatever the process's own cwd.
       const folder = workspaceFolder();
       return { command: entry.command, args: entry.args, cwd: entry.cwd ?? folder, env: { ...(await baseEnv()), ...entry.env } };
@@ -73,8 +75,8 @@ function configuredAgent(entry: AgentSetting): AgentChoice {
 }
 
 /** An npx preset starts outside the workspace (npxDirectory.ts); its sessions are opened in the workspace all the same. */
-function presetAgent(preset: AgentPreset, storageRoot: string): AgentChoice {
-  const agent = configuredAgent({ name: preset.name, command: preset.command, args: preset.args, env: {} });
+function presetAgent(preset: AgentPreset, baseEnv: () => Promise<Env>, storageRoot: string): AgentChoice {
+  const agent = configuredAgent({ name: preset.name, command: preset.command, args: preset.args, env: {} }, BUILTIN, baseEnv);
   return {
     ...agent,
     fallbackArgs: preset.fallbackArgs,
@@ -86,43 +88,163 @@ function presetAgent(preset: AgentPreset, storageRoot: string): AgentChoice {
   };
 }
 
-/** What listing the agents needs of the extension: where the demo agent is, where npx runs. */
-export type AgentPaths = Pick<vscode.ExtensionContext, 'extensionPath' | 'globalStorageUri'>;
+/** Why a workspace's agent may not launch. */
+const REFUSED = {
+  pending: 'waits for your consent: start it from the panel or with ACP: Start Agent to be asked',
+  denied: 'was not allowed (ACP: Manage Workspace Agent Consent revokes that decision)',
+  untrusted: 'is not used: the workspace is not trusted',
+} as const;
 
-/**
- * The demo agent, the presets, then the agents from settings (invalid entries are reported, not
- * fatal). A setting with a preset's name, or with a name it had before, replaces that preset in
- * place (under the setting's name: what the user saved under it stays theirs).
- */
-export function listAgents(paths: AgentPaths, report: (message: string) => void): AgentChoice[] {
-  const presets = agentPresets();
-  const agents = [demoAgent(paths.extensionPath), ...presets.map((p) => presetAgent(p, paths.globalStorageUri.fsPath))];
-  const presetNames = new Map(presets.flatMap((p) => [p.name, ...p.formerNames].map((name) => [name, p.name])));
-  const fromSettings = new Set<string>();
-  for (const raw of setting('agents')) {
-    const parsed = AgentSettingSchema.safeParse(raw);
-    if (!parsed.success) {
-      report(`Ignored an invalid entry in acpHost.agents: ${parsed.error.issues[0]?.message ?? 'invalid'} (name: ${JSON.stringify((raw as { name?: unknown } | null)?.name ?? null)})`);
-      continue;
-    }
-    const agent = configuredAgent(parsed.data);
-    if (agent.name === DEMO_AGENT_NAME || fromSettings.has(agent.name)) {
-      report(`Ignored a second agent named "${agent.name}" in acpHost.agents.`);
-      continue;
-    }
-    fromSettings.add(agent.name);
-    const replaced = agents.findIndex((a) => a.name === presetNames.get(agent.name));
-    if (replaced !== -1) agents[replaced] = agent;
-    else agents.push(agent);
-  }
-  return agents;
+/** A setting that decides what runs, as read now: the user's value, and the workspace's as proposals. */
+interface Read<T, P> {
+  user: T;
+  proposals: P[];
 }
 
-/** acpHost.mcpServers as sent in session/new (invalid entries are reported by name, never with their values). */
-export async function mcpServers(report: (message: string) => void): Promise<McpServer[]> {
-  const settings = parseMcpServerSettings(setting('mcpServers'), report);
-  if (settings.length === 0) return [];
-  return buildMcpServers(settings, await baseEnv(), report);
+/**
+ * The agents to pick from, and the MCP servers and the environment they get: from the user's
+ * settings as they are, from the workspace's once the user allowed them (workspaceConsent.ts).
+ */
+export class AgentConfig implements vscode.Disposable {
+  /** The user's consent to the workspace's values. Public: integration tests replace its prompter and picker. */
+  readonly consent: WorkspaceConsent;
+
+  /** `storageRoot`: the extension's global storage, where npx presets run (npxDirectory.ts). */
+  constructor(
+    private readonly extensionPath: string,
+    state: vscode.Memento,
+    log: (message: string) => void,
+    private readonly storageRoot: string,
+  ) {
+    this.consent = new WorkspaceConsent(state, log);
+  }
+
+  /**
+   * The demo agent, the presets, then the agents of the user's settings (a preset's name
+   * replaces that preset in place), then the workspace's: an allowed one as defined (in place of
+   * the one of its name); one not decided yet only under a new name, and it asks before it
+   * launches. Invalid entries are reported, not fatal.
+   */
+  agents(report: (message: string) => void): AgentChoice[] {
+    const read = this.readAgents(report);
+    const presets = agentPresets();
+    const agents = [demoAgent(this.extensionPath), ...presets.map((p) => presetAgent(p, this.baseEnv, this.storageRoot))];
+    // A name a preset had before is the preset's place (settings written for an older release);
+    // the entry keeps its own name there: what the user saved under it stays theirs.
+    const formerly = new Map(presets.flatMap((p) => p.formerNames.map((former) => [former, p.name])));
+    const placeOf = (name: string) => {
+      const at = agents.findIndex((a) => a.name === name);
+      return at !== -1 ? at : agents.findIndex((a) => a.name === formerly.get(name));
+    };
+    const place = (agent: AgentChoice) => {
+      const at = placeOf(agent.name);
+      if (at === -1) agents.push(agent);
+      else agents[at] = agent;
+    };
+    for (const entry of read.user) place(configuredAgent(entry, { kind: 'user' }, this.baseEnv));
+    for (const proposal of read.proposals) {
+      const status = this.consent.status(proposal);
+      const existing = agents[placeOf(proposal.name)];
+      if (status !== 'allowed') this.consent.note(proposal, existing ? `Meanwhile ${proposal.name} runs ${existing.commandLine}.` : '');
+      if (status === 'allowed') place(this.workspaceAgent(proposal, 'from this workspace’s settings'));
+      else if (status === 'pending' && !existing) place(this.workspaceAgent(proposal, 'from this workspace’s settings: asks before it runs'));
+    }
+    return agents;
+  }
+
+  /** acpHost.mcpServers as sent in session/new: the user's, and those of the workspace's the user allowed (invalid entries are reported by name, never with their values). */
+  async mcpServers(report: (message: string) => void): Promise<McpServer[]> {
+    const read = this.readMcpServers(report);
+    const allowed = read.proposals.filter((proposal) => {
+      const ok = this.consent.status(proposal) === 'allowed';
+      if (!ok) this.consent.note(proposal, 'It is not given to agents.');
+      return ok;
+    });
+    const settings = mergeByName(read.user, allowed.map((p) => p.value)).map((m) => m.entry);
+    if (settings.length === 0) return [];
+    return buildMcpServers(settings, await this.baseEnv(), report);
+  }
+
+  /** Where configured agents, MCP servers and client terminals get their environment from (acpHost.environment). */
+  readonly baseEnv = (): Promise<Env> => {
+    const { user, proposals } = this.readEnvironment();
+    const [proposal] = proposals;
+    const allowed = proposal !== undefined && this.consent.status(proposal) === 'allowed';
+    if (proposal && !allowed) this.consent.note(proposal, 'Agents get the environment of your own settings.');
+    return (allowed ? proposal.value : user) === 'inherit' ? Promise.resolve(currentEnv()) : loginShellEnv();
+  };
+
+  /**
+   * Asks, in one prompt, about what of the workspace's a start of `agentName` would use and the
+   * user has not decided on yet: its definition, the MCP servers, the environment. False when the
+   * prompt was dismissed: then nothing starts.
+   */
+  beforeStart(agentName: string): Promise<boolean> {
+    const quiet = () => undefined;
+    const agents = this.readAgents(quiet);
+    const proposals: Proposal[] = [...agents.proposals.filter((p) => p.name === agentName), ...this.readMcpServers(quiet).proposals, ...this.readEnvironment().proposals];
+    return this.consent.ask(proposals, (name) => {
+      if (agents.user.some((a) => a.name === name)) return 'your own';
+      return agentPresets().some((p) => p.name === name || p.formerNames.includes(name)) ? 'the built-in' : undefined;
+    });
+  }
+
+  /**
+   * The identity of the user's own agent of this name (of their settings, else built-in), or
+   * undefined when they have none: whose secrets stored under a name alone (before secrets were
+   * bound to identities) become.
+   */
+  ownIdentity(name: string): string | undefined {
+    const own = this.readAgents(() => undefined).user.find((a) => a.name === name);
+    if (own) return launchIdentity({ kind: 'user' }, own.command, own.args);
+    // Secrets stored under a preset's former name are the preset's (auth/authPorts.ts moves them to its name).
+    const builtin = name === DEMO_AGENT_NAME || agentPresets().some((p) => p.name === name || p.formerNames.includes(name));
+    return builtin ? launchIdentity(BUILTIN, '', []) : undefined;
+  }
+
+  /**
+   * ACP: Manage Workspace Agent Consent: revokes the decision the user picks, and stops those of
+   * `runtimes` that run with it (the agent it defined; for an MCP server or the environment,
+   * every running agent, which was given it). A start asks again.
+   */
+  async manageConsent(runtimes: Iterable<AgentRuntime>): Promise<void> {
+    const revoked = await this.consent.manage();
+    if (!revoked) return;
+    for (const runtime of runtimes) {
+      if (runtime.current && (revoked.identity === undefined || revoked.identity === runtime.agent.identity)) await runtime.stop();
+    }
+  }
+
+  dispose(): void {
+    this.consent.dispose();
+  }
+
+  private workspaceAgent(proposal: AgentProposal, note: string): AgentChoice {
+    const origin: AgentOrigin = { kind: 'workspace', workspace: this.consent.workspace ?? '' };
+    const gate = () => {
+      const status = this.consent.status(proposal);
+      if (status !== 'allowed') throw new Error(`"${proposal.name}" is defined by this workspace’s settings and ${REFUSED[status]}.`);
+    };
+    return { ...configuredAgent(proposal.value, origin, this.baseEnv, gate), note };
+  }
+
+  private readAgents(report: (message: string) => void): Read<AgentSetting[], AgentProposal> {
+    const { user, workspace } = settingOrigins('agents');
+    const own = parseAgentSettings(user, 'acpHost.agents', report);
+    return { user: own, proposals: agentProposals(own, parseAgentSettings(workspace, 'acpHost.agents of this workspace', report)) };
+  }
+
+  private readMcpServers(report: (message: string) => void): Read<McpServerSetting[], McpServerProposal> {
+    const { user, workspace } = settingOrigins('mcpServers');
+    const own = parseMcpServerSettings(user, report);
+    return { user: own, proposals: mcpServerProposals(own, parseMcpServerSettings(workspace, (m) => report(`${m} (in this workspace’s settings)`))) };
+  }
+
+  private readEnvironment(): Read<Environment, EnvironmentProposal> {
+    const origins = settingOrigins('environment');
+    const proposal = environmentProposal(origins);
+    return { user: parseSetting('environment', origins.user), proposals: proposal ? [proposal] : [] };
+  }
 }
 
 export function controllerSettings(clientVersion: string): ControllerSettings {

@@ -10,7 +10,7 @@
 export const DEMO_AGENT_NAME = 'Demo agent';
 
 export interface SettingValues {
-  /** Entries are checked where the agents are listed (listAgents), which reports each invalid one by name. */
+  /** Entries are checked by parseAgentSettings (agentSettings.ts), which reports each invalid one by name. */
   agents: readonly unknown[];
   defaultAgent: string;
   /** Checked by parseMcpServerSettings, which reports what it ignores (a value that is not an array too). */
@@ -19,6 +19,15 @@ export interface SettingValues {
   followAgent: boolean;
   initializeTimeoutSeconds: number;
   maxMessageMegabytes: number;
+  /** Checked by the policy's settings reader (host/policy/policySettings.ts), which reports each invalid rule. */
+  rules: readonly unknown[];
+  protectedPaths: readonly string[];
+  /** Per agent name: off | safe | allButProtected (invalid values read as off). */
+  autoApprove: Readonly<Record<string, unknown>>;
+  /** What a command an agent runs keeps of its output when the agent sets no outputByteLimit. */
+  terminalOutputLimitMegabytes: number;
+  /** fs/read_text_file refuses a file on disk larger than this. */
+  readTextFileLimitMegabytes: number;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -30,6 +39,11 @@ export const SETTING_DEFAULTS: Readonly<SettingValues> = {
   followAgent: true,
   initializeTimeoutSeconds: 60,
   maxMessageMegabytes: 32,
+  rules: [],
+  protectedPaths: [],
+  autoApprove: {},
+  terminalOutputLimitMegabytes: 1,
+  readTextFileLimitMegabytes: 10,
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
@@ -44,9 +58,14 @@ const PARSERS: { [K in SettingKey]: (raw: unknown) => SettingValues[K] | undefin
   followAgent: (raw) => (typeof raw === 'boolean' ? raw : undefined),
   initializeTimeoutSeconds: atLeastOne,
   maxMessageMegabytes: atLeastOne,
+  rules: (raw) => (Array.isArray(raw) ? raw : undefined),
+  protectedPaths: (raw) => (Array.isArray(raw) ? raw.filter((g): g is string => typeof g === 'string' && g !== '') : undefined),
+  autoApprove: (raw) => (raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined),
+  terminalOutputLimitMegabytes: atLeastOne,
+  readTextFileLimitMegabytes: atLeastOne,
 };
 
-/** The manifest's `minimum: 1`, which VS Code does not enforce: 0 would time out every start, or drop every message. */
+/** The manifest's `minimum: 1`, which VS Code does not enforce: 0 would time out every start, drop every message, keep no output or refuse every file. */
 function atLeastOne(raw: unknown): number | undefined {
   return typeof raw === 'number' && Number.isFinite(raw) ? Math.max(1, raw) : undefined;
 }

@@ -1,15 +1,30 @@
 import * as vscode from 'vscode';
 import { parseSetting, SETTING_KEYS } from './settingValues';
 import type { SettingKey, SettingValues } from './settingValues';
+import { GATED_SETTINGS, splitOrigins } from './workspaceProposals';
+import type { GatedSetting, Origins } from './workspaceProposals';
 
 const SECTION = 'acpHost';
+
+/** The settings read as VS Code merges them: all but those that decide what runs. */
+export type PlainSettingKey = Exclude<SettingKey, GatedSetting>;
+
+const isGated = (key: SettingKey): key is GatedSetting => (GATED_SETTINGS as readonly string[]).includes(key);
 
 /**
  * An acpHost.* setting, typed and with its default. Read when asked, not cached: a value just
  * written (the tests write them, then act) is seen at once, before its change event.
  */
-export function setting<K extends SettingKey>(key: K): SettingValues[K] {
+export function setting<K extends PlainSettingKey>(key: K): SettingValues[K] {
   return parseSetting(key, vscode.workspace.getConfiguration(SECTION).get(key));
+}
+
+/**
+ * A setting that decides what runs, by who set it (`inspect()`, not `get()`, which would hand
+ * over a workspace's value as if it were the user's): the workspace's waits for consent.
+ */
+export function settingOrigins(key: GatedSetting): Origins {
+  return splitOrigins(vscode.workspace.getConfiguration(SECTION).inspect(key));
 }
 
 /** The settings the extension writes itself: the panel's follow toggle, and the agent last chosen. */
@@ -29,9 +44,12 @@ export class SettingChanges implements vscode.Disposable {
   });
 
   /** `listener` gets the new value of acpHost.`key` whenever it changes, until the result is disposed. */
-  onDidChange<K extends SettingKey>(key: K, listener: (value: SettingValues[K]) => void): vscode.Disposable {
+  onDidChange<K extends PlainSettingKey>(key: K, listener: (value: SettingValues[K]) => void): vscode.Disposable;
+  /** A setting that decides what runs changed (read it by origin: settingOrigins). */
+  onDidChange(key: GatedSetting, listener: () => void): vscode.Disposable;
+  onDidChange(key: SettingKey, listener: (value?: unknown) => void): vscode.Disposable {
     return this.changed.event((keys) => {
-      if (keys.has(key)) listener(setting(key));
+      if (keys.has(key)) listener(isGated(key) ? undefined : setting(key));
     });
   }
 

@@ -1,29 +1,36 @@
 import * as vscode from 'vscode';
 import type { ConnectionLog } from '../../agent/connection';
 import type { ReadTextFileRequest } from '../../protocol';
+import type { ReadSource } from '../../runtime/auditedPorts';
 import { RpcError } from '../../protocol/errors';
 import { resolveWorkspacePath } from './workspacePaths';
 import { sliceLines } from '../../workspace/lines';
+import { describeReadProblem, readRegularFile } from '../../workspace/regularFile';
+import { setting } from '../config/settings';
 
 /**
  * `fs/read_text_file`: from the open TextDocument when there is one (so the agent sees unsaved
- * edits), else from disk through workspace.fs. `line` is 1-based (0 or null: from the start),
- * `limit` counts lines (workspace/lines.ts).
+ * edits), else from disk (a regular file within the size limit). `line` is 1-based (0 or null:
+ * from the start), `limit` counts lines (workspace/lines.ts). `onSource` hears which, before the
+ * read (the audit log records reads of files not open in an editor).
  */
-export async function readTextFile(request: ReadTextFileRequest, log?: Pick<ConnectionLog, 'warn'>): Promise<string> {
+export async function readTextFile(request: ReadTextFileRequest, log?: Pick<ConnectionLog, 'warn'>, onSource?: (source: ReadSource) => void): Promise<string> {
   const uri = await resolveWorkspacePath(request.path, log);
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  const text = open ? open.getText() : await readFromDisk(uri, request.path);
+  onSource?.(open ? 'buffer' : 'disk');
+  const text = open ? open.getText() : await readFromDisk(uri, request.path, log);
   return sliceLines(text, request.line, request.limit);
 }
 
-async function readFromDisk(uri: vscode.Uri, requested: string): Promise<string> {
-  try {
-    return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
-  } catch (error) {
-    if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') {
-      throw RpcError.notFound(`File not found: ${requested}`);
-    }
-    throw error;
-  }
+/**
+ * Only a regular file within acpHost.readTextFileLimitMegabytes (workspace/regularFile.ts): a
+ * FIFO or a device would block or never end, a huge file would be held whole to be cut to lines.
+ */
+async function readFromDisk(uri: vscode.Uri, requested: string, log?: Pick<ConnectionLog, 'warn'>): Promise<string> {
+  const read = await readRegularFile(uri.fsPath, setting('readTextFileLimitMegabytes') * 1024 * 1024);
+  if (read.ok) return new TextDecoder('utf-8').decode(read.bytes);
+  if (read.problem.kind === 'missing') throw RpcError.notFound(`File not found: ${requested}`);
+  const message = `${describeReadProblem(JSON.stringify(requested), read.problem)}${read.problem.kind === 'tooLarge' ? ' (acpHost.readTextFileLimitMegabytes)' : ''}`;
+  log?.warn(message);
+  throw RpcError.invalidParams(message);
 }

@@ -1,6 +1,7 @@
 import type { NewAttachment } from '../../session/attachments';
 import type { AgentSession } from '../../session/agentSession';
 import type { DiffSource } from '../../session/transcript';
+import { DIFF_TEXTS_DROPPED } from '../../session/diffTexts';
 import type { ViewToHost } from '../../webview-protocol/messages';
 import { runAction } from './actionRunner';
 import type { Action, RunnerHost } from './actionRunner';
@@ -42,7 +43,7 @@ export interface Workbench {
   openLocation(path: string, line: number | null): Promise<void>;
   openLink(href: string): Promise<void>;
   /** ACP: Choose Agent…'s picker: the name picked, or undefined when dismissed. */
-  pickAgent(choices: readonly { name: string; commandLine: string }[], current: string): Promise<string | undefined>;
+  pickAgent(choices: readonly { name: string; commandLine: string; note?: string }[], current: string): Promise<string | undefined>;
   setFollow(enabled: boolean): Thenable<void>;
   showLog(): void;
   showTrace(agentName: string): Thenable<unknown>;
@@ -57,7 +58,9 @@ export interface ActionHost extends RunnerHost<ShownSession> {
   readonly workbench: Workbench;
   readonly reviewer: { open(path: string): Promise<void>; keep(path?: string): Promise<void>; undo(path?: string): Promise<void> };
   readonly mentions: { pick(): Promise<NewAttachment[]> };
-  agentChoices(): readonly { name: string; commandLine: string }[];
+  /** The workspace's audit log (host/audit/workspaceAudit.ts). */
+  readonly audit: { show(): Promise<unknown>; export(): Promise<unknown> };
+  agentChoices(): readonly { name: string; commandLine: string; note?: string }[];
   startAgent(): Promise<void>;
   chooseAgent(name: string): Promise<void>;
   newSession(): Promise<void>;
@@ -65,6 +68,9 @@ export interface ActionHost extends RunnerHost<ShownSession> {
   closeSession(key?: string): Promise<void>;
   openFromHistory(): Promise<void>;
   addSelection(): Promise<void>;
+  manageRememberedPermissions(): Promise<void>;
+  /** Lists this workspace's consent decisions and revokes the one picked. */
+  manageWorkspaceConsent(): Promise<void>;
 }
 
 type HostAction<I> = Action<ActionHost, ShownSession, I>;
@@ -94,8 +100,8 @@ const INTENT_ACTIONS: { [K in PanelIntent['type']]: HostAction<Extract<PanelInte
     warnOnFailure: true,
     run: ({ host, session, intent }) => {
       const diff = session.transcript.diffSource(intent.index, intent.contentIndex);
-      // A session restored after a reload kept the diff's summary, not its full texts.
-      if (!diff) throw new Error('The full texts of this diff are not available any more (the session was restored after a window reload).');
+      // Its card keeps the summary: the texts went with the session's budget for them, or a reload.
+      if (!diff) throw new Error(DIFF_TEXTS_DROPPED);
       return host.workbench.openDiff(diff);
     },
   },
@@ -143,7 +149,11 @@ const COMMANDS = {
   'acpHost.showTrace': { run: ({ host, session }) => host.workbench.showTrace(session.currentStatus.agentName) },
   'acpHost.copyTrace': { run: ({ host, session }) => host.workbench.copyTrace(session.currentStatus.agentName) },
   'acpHost.forgetSecrets': { run: ({ host }) => host.workbench.forgetSecrets() },
+  'acpHost.manageWorkspaceConsent': { run: ({ host }) => host.manageWorkspaceConsent() },
   'acpHost.addSelection': { type: 'attachSelection' },
+  'acpHost.manageRememberedPermissions': { run: ({ host }) => host.manageRememberedPermissions() },
+  'acpHost.showAuditLog': { run: ({ host }) => host.audit.show() },
+  'acpHost.exportAuditLog': { run: ({ host }) => host.audit.export() },
 } satisfies Record<`acpHost.${string}`, PanelIntent | HostAction<void>>;
 
 export type CommandId = keyof typeof COMMANDS;

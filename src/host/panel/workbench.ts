@@ -28,9 +28,13 @@ export class VsCodeWorkbench implements Workbench, vscode.Disposable {
     return openLink(href);
   }
 
-  /** Every agent with its command line. */
-  async pickAgent(choices: readonly { name: string; commandLine: string }[], current: string): Promise<string | undefined> {
-    const items = choices.map((agent) => ({ label: agent.name, description: agent.name === current ? 'current' : undefined, detail: agent.commandLine }));
+  /** Every agent with its command line (and where it comes from, when that is the workspace's settings). */
+  async pickAgent(choices: readonly { name: string; commandLine: string; note?: string }[], current: string): Promise<string | undefined> {
+    const items = choices.map((agent) => ({
+      label: agent.name,
+      description: [agent.name === current ? 'current' : undefined, agent.note].filter(Boolean).join(' · ') || undefined,
+      detail: agent.commandLine,
+    }));
     const picked = await vscode.window.showQuickPick(items, { title: 'Choose Agent', placeHolder: 'The agent the panel runs', matchOnDetail: true });
     return picked?.label;
   }

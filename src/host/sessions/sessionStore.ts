@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EntryViewSchema } from '../../webview-protocol/entries';
 import type { EntryView } from '../../webview-protocol/entries';
 import type { SessionRef, TabStore } from '../../session/sessionTabs';
+import { savedEntries } from './savedTranscript';
 
 /** The sessions this extension opened in a workspace, newest first: its history and its open tabs. */
 export interface SessionRecord {
@@ -30,9 +31,9 @@ interface Saved {
 const KEY = 'acpHost.sessions';
 /** Enough history for anyone; the memento is not a database. */
 export const MAX_RECORDS = 200;
-/** Transcripts are kept for the newest sessions only, each at most this big (the newest entries win). */
+/** Transcripts are kept for the newest sessions only, each within savedTranscript.ts's budget. */
 export const MAX_TRANSCRIPTS = 20;
-export const MAX_TRANSCRIPT_CHARS = 2_000_000;
+export { MAX_ENTRY_CHARS, MAX_TRANSCRIPT_CHARS } from './savedTranscript';
 
 const transcriptKey = (ref: SessionRef) => `acpHost.transcript/${ref.agentName}/${ref.sessionId}`;
 const StoredTranscriptSchema = z.array(EntryViewSchema);
@@ -89,17 +90,11 @@ export class SessionStore implements TabStore {
 
   /**
    * Keeps what a session showed, so it comes back after a reload even with an agent that cannot
-   * replay it (no session/load). Too big a transcript loses its oldest entries.
+   * replay it (no session/load). A huge entry is clipped (or marked as not saved) on its own; too
+   * big a transcript loses its oldest entries, with a marker saying so (savedTranscript.ts).
    */
   saveTranscript(ref: SessionRef, entries: readonly EntryView[]): Thenable<void> {
-    let kept = entries;
-    let size = JSON.stringify(kept).length;
-    while (size > MAX_TRANSCRIPT_CHARS && kept.length > 0) {
-      const cut = Math.max(1, Math.ceil(kept.length / 10));
-      size -= JSON.stringify(kept.slice(0, cut)).length;
-      kept = kept.slice(cut);
-    }
-    return this.memento.update(transcriptKey(ref), kept);
+    return this.memento.update(transcriptKey(ref), savedEntries(entries));
   }
 
   /** The saved transcript, if there is one and it is still a valid one. */

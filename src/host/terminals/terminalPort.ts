@@ -19,6 +19,7 @@ import type {
 import { RpcError } from '../../protocol/errors';
 import type { TerminalPort as TerminalPortContract } from '../../runtime/ports';
 import { resolveWorkspacePath } from '../editor/workspacePaths';
+import { setting } from '../config/settings';
 
 export interface TerminalPortOptions {
   /** The environment commands start from (the agent's: login shell or inherited). */
@@ -36,8 +37,9 @@ export interface TerminalPortOptions {
 /** VS Code terminals of finished commands kept in the panel; older ones are closed. */
 const KEEP_FINISHED = 10;
 const NAME_MAX = 60;
-/** What a VS Code terminal buffers before it is opened (the agent's output itself is not bounded by this). */
-const PENDING_MAX = 1024 * 1024;
+const MIB = 1024 * 1024;
+/** What a VS Code terminal buffers before it is opened (what the agent reads is bounded by its outputByteLimit, or the setting). */
+const PENDING_MAX = MIB;
 
 /**
  * The agent's `terminal/*` requests for one agent: the commands run in TerminalManager (its own
@@ -52,7 +54,12 @@ export class TerminalPort implements TerminalPortContract {
   private readonly finished: AgentTerminalView[] = [];
 
   constructor(private readonly options: TerminalPortOptions) {
-    this.manager = new TerminalManager({ baseEnv: () => this.environment(), defaultCwd: options.workspaceFolder, ...options.manager });
+    this.manager = new TerminalManager({
+      baseEnv: () => this.environment(),
+      defaultCwd: options.workspaceFolder,
+      defaultOutputByteLimit: () => setting('terminalOutputLimitMegabytes') * MIB,
+      ...options.manager,
+    });
     this.manager.onUpdate((id, state) => options.onUpdate(id, state));
     this.manager.onData((id, event) => {
       const view = this.views.get(id);

@@ -1,5 +1,5 @@
 import { appendSpaced, clamp, h, icon } from '../dom';
-import { fieldProblem } from '../protocol';
+import { fieldProblem, uncheckablePattern } from '../protocol';
 import type { ElicitationEntryView, ElicitationFieldView, ElicitationValue, ViewToHost } from '../protocol';
 
 // An `elicitation/create` form: one labelled control per field, Submit / Decline / Cancel.
@@ -82,7 +82,10 @@ function renderField(requestKey: string, field: ElicitationFieldView, index: num
   wrap.dataset.fieldName = field.name;
   const id = idOf(requestKey, index);
   const describedBy: string[] = [];
-  const description = field.description ? h('div', 'field-description', clamp(field.description, TEXT_MAX)) : undefined;
+  // A pattern that cannot be checked safely is not checked (here nor by the host): the field says so.
+  const unchecked = field.pattern === undefined ? undefined : uncheckablePattern(field.pattern);
+  const description = field.description || unchecked ? h('div', 'field-description', field.description ? clamp(field.description, TEXT_MAX) : '') : undefined;
+  if (unchecked) description?.append(h('span', 'pattern-note', `${field.description ? ' ' : ''}(Its pattern is not checked: ${unchecked}.)`));
   if (description) {
     description.id = idOf(requestKey, index, '-desc');
     describedBy.push(description.id);

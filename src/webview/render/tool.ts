@@ -33,6 +33,8 @@ export function renderTool(el: HTMLElement, entry: ToolEntryView, index: number,
     el.append(renderToolContent(content, contentIndex, context.isExpanded(index, contentIndex)));
   });
   if (entry.locations.length > 0) el.append(renderLocations(entry.locations));
+  // ACP Host's own say comes before the choice it explains (h sets text, never HTML).
+  if (entry.policyNote) el.append(h('div', 'policy-note', entry.policyNote));
   if (entry.permission) el.append(renderPermission(entry.permission, entry.toolCallId, title));
 }
 

@@ -100,7 +100,13 @@ function renderDiff(diff: DiffView): HTMLElement {
   path.title = diff.path;
   const parts: Node[] = [icon('diff'), path];
   if (diff.isNewFile) parts.push(h('span', 'diff-new', 'new file'));
-  parts.push(h('span', 'diff-added', `+${diff.added}`), h('span', 'diff-removed', `\u2212${diff.removed}`), button('open-diff', 'Open diff', 'diff-multiple'));
+  parts.push(h('span', 'diff-added', `+${diff.added}`), h('span', 'diff-removed', `\u2212${diff.removed}`));
+  if (diff.textsDropped) {
+    // The host no longer has the texts to open: say so where the button was.
+    const note = h('span', 'diff-dropped', 'full texts not kept');
+    note.title = 'The panel keeps the full texts of a session’s newest diffs only (and none after a window reload): this one no longer opens in the diff editor.';
+    parts.push(note);
+  } else parts.push(button('open-diff', 'Open diff', 'diff-multiple'));
   appendSpaced(summary, ...parts);
 
   const preview = h('pre', 'diff-preview');

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { readRegularFile } from '../../../workspace/regularFile';
 
 /** Bounds of what the cache holds: a big repository must cost neither minutes nor gigabytes. */
 export interface CacheLimits {
@@ -93,20 +94,13 @@ export class ContentCache implements vscode.Disposable {
 
   /**
    * Reads a file as text: null when it does not exist, undefined when it cannot be held (binary,
-   * too large, unreadable).
+   * too large, not a regular file, unreadable). File URIs only (reviewable ones are).
    */
   async read(uri: vscode.Uri): Promise<Before> {
-    let bytes: Uint8Array;
-    try {
-      const stat = await vscode.workspace.fs.stat(uri);
-      if (stat.type & vscode.FileType.Directory) return undefined;
-      if (stat.size > this.limits.maxFileBytes) return undefined;
-      bytes = await vscode.workspace.fs.readFile(uri);
-    } catch (error) {
-      if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return null;
-      return undefined;
-    }
-    if (bytes.byteLength > this.limits.maxFileBytes) return undefined;
+    // Only regular files: a FIFO the agent made in the workspace would block the read for good.
+    const read = await readRegularFile(uri.fsPath, this.limits.maxFileBytes).catch(() => undefined);
+    if (!read?.ok) return read?.problem.kind === 'missing' ? null : undefined;
+    const bytes = read.bytes;
     if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return undefined;
     return this.decoder.decode(bytes);
   }

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EditReview } from '../../../session/editReview';
+import { EditReview, MAX_BASELINE_CHARS } from '../../../session/editReview';
 import type { CurrentText } from '../../../session/editReview';
 import type { TranscriptEvent } from '../../../session/transcript';
 import type { ReviewFileView } from '../../../webview-protocol/session';
@@ -50,6 +50,8 @@ export class EditReviewer implements vscode.Disposable {
   private computing: Promise<void> | undefined;
   private again = false;
   private published: ReviewFileView[] = [];
+  /** What the list cannot show (files whose earlier text was over the review's budget), or null. */
+  private note: string | null = null;
   /** The baselines shown on the left of review diffs. */
   private readonly documents = new ReadOnlyDocuments(SCHEME, MAX_KEPT);
 
@@ -86,7 +88,7 @@ export class EditReviewer implements vscode.Disposable {
       source.transcript.onChange((event) => this.onTranscript(source, event)),
     ));
     this.onPhases();
-    source.session.setReview(this.published);
+    source.session.setReview(this.published, this.note);
   }
 
   unwatch(source: ReviewSource): void {
@@ -279,9 +281,12 @@ export class EditReviewer implements vscode.Disposable {
   }
 
   private publish(files: ReviewFileView[]): void {
-    if (JSON.stringify(files) === JSON.stringify(this.published)) return;
+    const notKept = this.review.notKept;
+    const note = notKept === 0 ? null : `${notKept === 1 ? '1 more changed file is' : `${notKept} more changed files are`} not listed: the review keeps ${MAX_BASELINE_CHARS / 1_000_000} million characters of earlier text, and that was used up. Keep all clears this.`;
+    if (note === this.note && JSON.stringify(files) === JSON.stringify(this.published)) return;
     this.published = files;
-    for (const source of this.sources.keys()) source.session.setReview(files);
+    this.note = note;
+    for (const source of this.sources.keys()) source.session.setReview(files, note);
   }
 
   /** A file's state now: its unsaved buffer when it has one, else its text on disk. */

@@ -1,0 +1,36 @@
+// One line of the workspace's audit log: what an agent did or asked through ACP Host, and who
+// decided how it went. Validated with zod where it is read back (the log's file is a file on
+// disk: an older version, a crash mid-write or a hand edit may have left anything in it).
+import { z } from 'zod';
+
+/** What was asked: a write, a read outside the open buffers, a terminal command, a permission, a sign-in. */
+export const AUDIT_KINDS = ['write', 'read', 'terminal', 'permission', 'sign-in'] as const;
+/** How it went: `asked` is a question put to the user (its answer is an event of its own). */
+export const AUDIT_DECISIONS = ['allowed', 'denied', 'asked', 'cancelled', 'failed'] as const;
+/**
+ * Who decided: the user (a card, a prompt), a rule (a remembered choice, a setting: `rule` names
+ * it), the host on its own (auto-approve; a question left unanswered when the turn ended), or
+ * the default (no rule spoke: ACP Host does what it always did).
+ */
+export const AUDIT_DECIDERS = ['user', 'rule', 'auto', 'default'] as const;
+
+export const AuditEventSchema = z.object({
+  /** ISO 8601, UTC. */
+  time: z.iso.datetime({ offset: true }),
+  agent: z.string(),
+  /** The agent's id of the session the request named. */
+  sessionId: z.string().optional(),
+  kind: z.enum(AUDIT_KINDS),
+  /** The path as the agent named it, the command line, or the tool call's title for a permission. */
+  target: z.string(),
+  decision: z.enum(AUDIT_DECISIONS),
+  by: z.enum(AUDIT_DECIDERS),
+  /** The rule that decided, when one did. */
+  rule: z.string().optional(),
+  /** Anything else worth knowing: the option chosen, why it failed, how much was written. */
+  detail: z.string().optional(),
+});
+export type AuditEvent = z.infer<typeof AuditEventSchema>;
+
+/** What a caller records: the log stamps the time when it is not given. */
+export type NewAuditEvent = Omit<AuditEvent, 'time'> & { time?: string };

@@ -1,0 +1,62 @@
+import type { AgentSession } from '../session/agentSession';
+import type { AgentPorts } from '../runtime/ports';
+import type { AgentConfig } from './config/agentConfig';
+import type { HostPolicy } from './policy/hostPolicy';
+import { runLoginTerminal } from './auth/authPorts';
+import type { AgentSecrets } from './auth/authPorts';
+import { readForEmbed } from './attachments/attachmentSources';
+import { readTextFile } from './editor/fileReader';
+import { writeTextFile } from './editor/fileWriter';
+import type { EditReviewer } from './editor/review/editReviewer';
+import type { Logs } from './trace/logs';
+import type { WorkspaceAudit } from './audit/workspaceAudit';
+import { TerminalPort } from './terminals/terminalPort';
+
+/** The parts of the extension an agent's ports are served by. */
+export interface PortSources {
+  logs: Logs;
+  audit: WorkspaceAudit;
+  policy: HostPolicy;
+  reviewer: EditReviewer;
+  config: AgentConfig;
+  secrets: AgentSecrets;
+}
+
+/**
+ * What a session (or, without `owner`, its agent's runtime) gets from VS Code: the fs and
+ * terminal ports (recorded in the audit log), the log and the trace, secrets, sign-in, MCP
+ * servers, and ACP Host's policy. `owner` is bound late: the port exists before the session
+ * whose transcript shows its terminals.
+ */
+export function agentPorts(from: PortSources, owner: (() => AgentSession | undefined) | undefined, workspaceFolder: string, agentName: string): AgentPorts {
+  const { logs, audit, policy, reviewer, config, secrets } = from;
+  const terminals = new TerminalPort({
+    baseEnv: config.baseEnv,
+    workspaceFolder,
+    log: logs.connectionLog,
+    onUpdate: (terminalId, state) => owner?.()?.transcript.updateTerminal(terminalId, state),
+  });
+  return {
+    ...audit.ports(agentName, {
+      read: async (request, onSource) => {
+        const text = await readTextFile(request, logs.connectionLog, onSource);
+        policy.markRead(request.path);
+        return text;
+      },
+      write: (request) => writeTextFile(request, logs.connectionLog, (uri) => reviewer.beforeWrite(uri)),
+      terminals,
+    }),
+    log: logs.connectionLog,
+    onTrace: (name, direction, message) => logs.addTrace(name, direction, message),
+    // One scrubber per agent: the runtime feeds it what the agent is given, the log and the trace mask what it knows.
+    secrets: (name) => logs.secrets.for(name),
+    askSecret: (agent, varName, prompt) => secrets.ask(agent, varName, prompt),
+    storedSecrets: (agent) => secrets.stored(agent),
+    runLoginTerminal,
+    mcpServers: () => config.mcpServers((m) => logs.channel.warn(m)),
+    readForEmbed,
+    // The panel renders elicitation forms.
+    forms: true,
+    policy,
+  };
+}

@@ -1,0 +1,92 @@
+import * as vscode from 'vscode';
+import type { WriteTextFileRequest } from '../../protocol';
+import { RuleSet } from '../../policy/rules';
+import type { Rule } from '../../policy/rules';
+import type { PolicyPort } from '../../runtime/ports';
+import { policyPaths } from '../../workspace/policyPaths';
+import { resolveWorkspacePath } from '../editor/workspacePaths';
+import { readPolicySettings } from './policySettings';
+import type { PolicySettings } from './policySettings';
+import { WorkspaceRules } from './workspaceRules';
+
+type Layers = ReturnType<PolicyPort['layers']>;
+
+/** How many open documents' read marks are kept: the oldest go first. */
+const MAX_READ_MARKS = 1000;
+
+/**
+ * The policy's view of VS Code: its settings (re-read when they change), the workspace's
+ * remembered choices, paths relative to the open folders, and which buffers the agent has seen:
+ * a write over unsaved edits the agent never read asks first, whatever the policy says.
+ */
+export class HostPolicy implements PolicyPort, vscode.Disposable {
+  readonly workspace: WorkspaceRules;
+  private settings: PolicySettings | undefined;
+  private readonly byAgent = new Map<string, Layers>();
+  /** Per open document, its version when the agent last read it. */
+  private readonly readMarks = new Map<string, number>();
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(state: vscode.Memento, private readonly report: (message: string) => void) {
+    this.workspace = new WorkspaceRules(state, () => this.byAgent.clear());
+    this.disposables = [
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (['rules', 'protectedPaths', 'autoApprove'].some((key) => event.affectsConfiguration(`acpHost.${key}`))) this.invalidate();
+      }),
+      vscode.workspace.onDidCloseTextDocument((doc) => this.readMarks.delete(doc.uri.toString())),
+    ];
+  }
+
+  layers(agentName: string): Layers {
+    let layers = this.byAgent.get(agentName);
+    if (!layers) {
+      this.settings ??= readPolicySettings(this.report);
+      const { rules, protectedPaths, autoApprove } = this.settings;
+      layers = { settings: new RuleSet(rules), workspace: this.workspace.all, protectedPaths, autoApprove: autoApprove(agentName) };
+      this.byAgent.set(agentName, layers);
+    }
+    return layers;
+  }
+
+  async relativePaths(path: string): Promise<string[] | undefined> {
+    // Confinement first, as serving does it (quietly: serving logs the refusal).
+    const uri = await resolveWorkspacePath(path).catch(() => undefined);
+    if (!uri) return undefined;
+    return policyPaths(path, (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath));
+  }
+
+  rememberForWorkspace(rule: Rule): void {
+    void this.workspace.add(rule);
+  }
+
+  async writeConcern(request: WriteTextFileRequest): Promise<string | undefined> {
+    const doc = this.openDocument(request.path);
+    if (!doc?.isDirty || this.readMarks.get(doc.uri.toString()) === doc.version) return undefined;
+    const seen = this.readMarks.has(doc.uri.toString()) ? 'made since the agent last read it' : 'that the agent has not read';
+    return `its editor has unsaved changes ${seen}; the write replaces them (Undo in the editor brings them back)`;
+  }
+
+  /** The agent read `path`: if it is open, what it saw is that version. */
+  markRead(path: string): void {
+    const doc = this.openDocument(path);
+    if (!doc) return;
+    const key = doc.uri.toString();
+    this.readMarks.delete(key);
+    this.readMarks.set(key, doc.version);
+    if (this.readMarks.size > MAX_READ_MARKS) this.readMarks.delete(this.readMarks.keys().next().value!);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private invalidate(): void {
+    this.settings = undefined;
+    this.byAgent.clear();
+  }
+
+  private openDocument(path: string): vscode.TextDocument | undefined {
+    const uri = vscode.Uri.file(path).toString();
+    return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+  }
+}

@@ -1,0 +1,96 @@
+import { globMatcher } from './globs';
+import { DEFAULT_PROTECTED_PATHS } from './protectedPaths';
+import { RuleSet } from './rules';
+import type { Decision, PolicyRequest, SourcedRule } from './rules';
+
+/**
+ * How much of an agent's own `session/request_permission` the host answers itself, as the
+ * reference PowerShell client offers: `safe` tool kinds only (they change nothing), or everything
+ * but what touches a protected path.
+ */
+export type AutoApprove = 'off' | 'safe' | 'allButProtected';
+export const AUTO_APPROVE_MODES: readonly AutoApprove[] = ['off', 'safe', 'allButProtected'];
+const SAFE_TOOL_KINDS = new Set(['read', 'search', 'think', 'fetch']);
+
+/** Why the policy decided as it did: the rule, the protected glob, the auto-approve mode, or nothing (the default). */
+export type Reason =
+  | { by: 'rule'; rule: SourcedRule }
+  | { by: 'protected'; glob: string }
+  | { by: 'auto'; mode: AutoApprove }
+  | { by: 'default' };
+
+export interface Verdict {
+  decision: Decision;
+  reason: Reason;
+}
+
+/** What one agent's requests are decided by. Built by the host from settings and remembered choices. */
+export interface PolicyLayers {
+  /** acpHost.rules: the user's own say, first. */
+  settings: RuleSet;
+  /** Choices remembered for the workspace and for the session ("Allow for this session"…). */
+  remembered: RuleSet;
+  /** acpHost.protectedPaths, added to the defaults. */
+  protectedPaths: readonly string[];
+  autoApprove: AutoApprove;
+}
+
+/**
+ * The policy over what an agent asks of VS Code. Pure: the host hands it workspace-relative
+ * paths (and the real path behind a symlink) and acts on the verdict. Layers, first match wins:
+ *  1. the user's rules (acpHost.rules; among matching rules deny beats ask beats allow);
+ *  2. remembered choices (this workspace, this session);
+ *  3. the defaults: a write to a protected path asks; an agent's permission request is asked of
+ *     the user unless auto-approve answers it; everything else is allowed, as before the policy.
+ */
+export class Policy {
+  private readonly isProtected: (path: string) => string | undefined;
+
+  constructor(private readonly layers: PolicyLayers) {
+    this.isProtected = globMatcher([...DEFAULT_PROTECTED_PATHS, ...layers.protectedPaths]);
+  }
+
+  decide(request: PolicyRequest): Verdict {
+    for (const rules of [this.layers.settings, this.layers.remembered]) {
+      const rule = rules.match(request);
+      if (rule) return { decision: rule.decision, reason: { by: 'rule', rule } };
+    }
+    const glob = this.protectedGlob(request.paths);
+    switch (request.kind) {
+      case 'write':
+        return glob ? { decision: 'ask', reason: { by: 'protected', glob } } : ALLOW;
+      case 'permission':
+        return this.autoApproves(request.toolKind, glob) ? { decision: 'allow', reason: { by: 'auto', mode: this.layers.autoApprove } } : ASK_USER;
+      default:
+        return ALLOW;
+    }
+  }
+
+  /** The protected glob the first of `paths` to be protected matches. */
+  protectedGlob(paths: readonly string[]): string | undefined {
+    for (const path of paths) {
+      const glob = this.isProtected(path);
+      if (glob) return glob;
+    }
+    return undefined;
+  }
+
+  private autoApproves(toolKind: string | undefined, protectedGlob: string | undefined): boolean {
+    switch (this.layers.autoApprove) {
+      case 'off':
+        return false;
+      case 'safe':
+        return toolKind !== undefined && SAFE_TOOL_KINDS.has(toolKind) && !protectedGlob;
+      case 'allButProtected':
+        return !protectedGlob;
+    }
+  }
+}
+
+const ALLOW: Verdict = { decision: 'allow', reason: { by: 'default' } };
+const ASK_USER: Verdict = { decision: 'ask', reason: { by: 'default' } };
+
+/** A policy with nothing but the defaults (no settings, nothing remembered, auto-approve off). */
+export function defaultPolicy(): Policy {
+  return new Policy({ settings: new RuleSet([]), remembered: new RuleSet([]), protectedPaths: [], autoApprove: 'off' });
+}

@@ -1,0 +1,95 @@
+// The host's fs and terminal ports, recording what they served in the workspace's audit log.
+// These record what VS Code did with a request ACP Host let through: written, read from disk,
+// started, or refused by the workspace confinement (-32602), or failed. (A decision of ACP
+// Host's policy over the request is the policy's to record.) No vscode: unit-tested with fakes.
+import type { NewAuditEvent } from '../audit/auditEvent';
+import type { CreateTerminalRequest, ReadTextFileRequest, WriteTextFileRequest } from '../protocol';
+import { ErrorCodes, RpcError } from '../protocol/errors';
+import type { AgentPorts, TerminalPort } from './ports';
+import { commandLine } from './presets';
+
+/** Records one event of one agent's. */
+export type AuditRecorder = (event: Omit<NewAuditEvent, 'agent'>) => void;
+
+/** Where a read was served from: an open editor's buffer is the user's own, and not recorded. */
+export type ReadSource = 'buffer' | 'disk';
+/** `fs/read_text_file` as served by the host, which says where it read from before reading. */
+export type SourcedRead = (request: ReadTextFileRequest, onSource: (source: ReadSource) => void) => Promise<string>;
+
+/** How a request that threw went: refused by the workspace's confinement of paths, or failed. */
+function outcome(error: unknown): Pick<NewAuditEvent, 'decision' | 'by' | 'detail'> {
+  const refused = error instanceof RpcError && error.code === ErrorCodes.InvalidParams;
+  return { decision: refused ? 'denied' : 'failed', by: 'default', detail: (error as Error).message };
+}
+
+/** Reads from disk are recorded, and refused ones (a refusal comes before any buffer is looked at); reads of open buffers are not. */
+export function auditReads(read: SourcedRead, record: AuditRecorder): AgentPorts['readTextFile'] {
+  return async (request) => {
+    let source: ReadSource | undefined;
+    const event = { kind: 'read', sessionId: request.sessionId, target: request.path } as const;
+    try {
+      const text = await read(request, (s) => (source = s));
+      if (source === 'disk') record({ ...event, decision: 'allowed', by: 'default', ...lineRange(request) });
+      return text;
+    } catch (error) {
+      if (source !== 'buffer') record({ ...event, ...outcome(error) });
+      throw error;
+    }
+  };
+}
+
+export function auditWrites(write: (request: WriteTextFileRequest) => Promise<void>, record: AuditRecorder): NonNullable<AgentPorts['writeTextFile']> {
+  return async (request) => {
+    const event = { kind: 'write', sessionId: request.sessionId, target: request.path } as const;
+    try {
+      await write(request);
+      record({ ...event, decision: 'allowed', by: 'default', detail: `${request.content.length} characters` });
+    } catch (error) {
+      record({ ...event, ...outcome(error) });
+      throw error;
+    }
+  };
+}
+
+/** `terminal/create` is recorded (the command line, its cwd, the names of the env it sets: never their values); the other terminal methods are not. */
+export function auditTerminals(port: TerminalPort, record: AuditRecorder): TerminalPort {
+  return {
+    create: async (request) => {
+      const event = { kind: 'terminal', sessionId: request.sessionId, target: terminalCommand(request) } as const;
+      const setting = terminalSetting(request);
+      try {
+        const created = await port.create(request);
+        record({ ...event, decision: 'allowed', by: 'default', ...(setting ? { detail: setting } : {}) });
+        return created;
+      } catch (error) {
+        const failed = outcome(error);
+        record({ ...event, ...failed, detail: [failed.detail, setting].filter(Boolean).join('; ') });
+        throw error;
+      }
+    },
+    output: (request) => port.output(request),
+    waitForExit: (request) => port.waitForExit(request),
+    kill: (request) => port.kill(request),
+    release: (request) => port.release(request),
+    dispose: () => port.dispose?.(),
+  };
+}
+
+/** With arguments, the program and its quoted arguments; without, the shell line as the agent gave it. */
+function terminalCommand(request: CreateTerminalRequest): string {
+  const args = request.args ?? [];
+  return args.length > 0 ? commandLine(request.command, args) : request.command;
+}
+
+function terminalSetting(request: CreateTerminalRequest): string | undefined {
+  const env = request.env ?? [];
+  const parts = [...(request.cwd ? [`cwd ${request.cwd}`] : []), ...(env.length > 0 ? [`env ${env.map((v) => v.name).join(', ')}`] : [])];
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+function lineRange(request: ReadTextFileRequest): { detail?: string } {
+  const from = request.line ? `from line ${request.line}` : '';
+  const limit = request.limit != null ? `${request.limit} lines` : '';
+  const detail = [limit, from].filter(Boolean).join(' ');
+  return detail ? { detail } : {};
+}

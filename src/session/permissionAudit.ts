@@ -1,0 +1,36 @@
+import type { NewAuditEvent } from '../audit/auditEvent';
+import type { RequestPermissionRequest, RequestPermissionResponse } from '../protocol';
+import type { Transcript } from './transcript';
+
+/** What a permission asked of the user is recorded with: the agent, the transcript (which asks), the audit port. */
+export interface PermissionAuditContext {
+  agent: string;
+  transcript: Pick<Transcript, 'askPermission' | 'entries'>;
+  record: ((event: NewAuditEvent) => void) | undefined;
+}
+
+/**
+ * Asks the user on the tool call's card (Transcript.askPermission), and records in the audit
+ * log that it was asked and how it was answered: the option the user chose (allowed or denied by
+ * its kind), or `cancelled` when the turn ended, was cancelled or the agent went away first.
+ */
+export function askAudited({ agent, transcript, record }: PermissionAuditContext, request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+  const answer = transcript.askPermission(request.toolCall, request.options);
+  if (!record) return answer;
+  const { toolCallId } = request.toolCall;
+  const card = transcript.entries.findLast((e) => e.kind === 'tool' && e.toolCallId === toolCallId);
+  // The card has the title the tool call was announced with, or this request's.
+  const event = { agent, sessionId: request.sessionId, kind: 'permission', target: card?.kind === 'tool' ? card.title : toolCallId } as const;
+  record({ ...event, decision: 'asked', by: 'default', detail: `options: ${request.options.map((o) => o.name).join(', ')}` });
+  return answer.then((response) => {
+    const { outcome } = response;
+    if (outcome.outcome === 'cancelled') {
+      record({ ...event, decision: 'cancelled', by: 'auto', detail: 'not answered before the turn ended, was cancelled, or the agent stopped' });
+    } else {
+      const option = request.options.find((o) => o.optionId === outcome.optionId);
+      const allowed = option?.kind.startsWith('allow') ?? false;
+      record({ ...event, decision: allowed ? 'allowed' : 'denied', by: 'user', detail: `chose ${JSON.stringify(option?.name ?? outcome.optionId)} (${option?.kind ?? 'not offered'})` });
+    }
+    return response;
+  });
+}

@@ -1,0 +1,200 @@
+import type { ConnectionLog } from '../agent/connection';
+import { RpcError } from '../protocol/errors';
+import type { ReadTextFileRequest, RequestPermissionRequest, RequestPermissionResponse, WriteTextFileRequest } from '../protocol';
+import { Policy } from '../policy/policy';
+import type { NewAuditEvent } from '../audit/auditEvent';
+import type { PolicyLayers, Verdict } from '../policy/policy';
+import { RuleSet, describeRule, exactCommandPattern, exactPathGlob } from '../policy/rules';
+import type { PolicyRequest, Rule, SourcedRule } from '../policy/rules';
+import { commandLine } from '../runtime/presets';
+import type { PolicyPort, TerminalPort } from '../runtime/ports';
+import { HOST_ASK_OPTIONS, HOST_ASK_ONCE_OPTIONS, describeReason, pickOption, relatedTool } from './policyCards';
+import type { HostAnswer } from './policyCards';
+import type { Transcript } from './transcript';
+
+/** What a request the host may ask about is, for its card and its error. */
+interface Subject {
+  kind: 'write' | 'read' | 'terminal';
+  sessionId: string;
+  verb: 'write' | 'read' | 'run';
+  /** The path (absolute, as the agent named it) or the command line. */
+  target: string;
+  toolKind: 'edit' | 'read' | 'execute';
+}
+
+/**
+ * ACP Host's own say over one session's agent requests: every `fs/*`, `terminal/create` and
+ * `session/request_permission` passes the policy (src/policy/) before it touches VS Code. Allow
+ * serves it; deny answers the agent with an error and does nothing; ask puts the question on
+ * the transcript (the tool call's card when one is running) and waits for the user, whose
+ * "for this session" and "always in this workspace" become rules. Without a policy port
+ * (tests, the bench) every request is served as asked.
+ */
+export class PolicyGate {
+  /** "Allow for this session" choices: they end with the session. */
+  private sessionRules: SourcedRule[] = [];
+  private cached: { host: Omit<PolicyLayers, 'remembered'> & { workspace: readonly SourcedRule[] }; sessionRules: SourcedRule[]; policy: Policy } | undefined;
+  private nextAsk = 1;
+
+  constructor(
+    private readonly port: PolicyPort | undefined,
+    private readonly transcript: Transcript,
+    private readonly agentName: string,
+    private readonly log: ConnectionLog,
+    /** The workspace's audit log: each decision of the policy's, and each answer to its questions. */
+    private readonly record?: (event: NewAuditEvent) => void,
+  ) {}
+
+  async readTextFile(request: ReadTextFileRequest, serve: (request: ReadTextFileRequest) => Promise<string>): Promise<string> {
+    const paths = await this.port?.relativePaths(request.path);
+    // No paths: a path confinement refuses, which serving answers (-32602) without a question.
+    if (paths) await this.check({ kind: 'read', paths }, { kind: 'read', sessionId: request.sessionId, verb: 'read', target: request.path, toolKind: 'read' });
+    return serve(request);
+  }
+
+  async writeTextFile(request: WriteTextFileRequest, serve: (request: WriteTextFileRequest) => Promise<void>): Promise<void> {
+    const paths = await this.port?.relativePaths(request.path);
+    if (paths) await this.check({ kind: 'write', paths }, { kind: 'write', sessionId: request.sessionId, verb: 'write', target: request.path, toolKind: 'edit' }, await this.port!.writeConcern?.(request));
+    return serve(request);
+  }
+
+  /** The session's terminals, with `terminal/create` passing the policy first. */
+  terminals(terminals: TerminalPort | undefined): TerminalPort | undefined {
+    if (!terminals || !this.port) return terminals;
+    // Delegated one by one: the port is a class, whose methods a spread would leave behind.
+    return {
+      create: async (request) => {
+        const line = commandLine(request.command, request.args ?? []);
+        await this.check({ kind: 'terminal', paths: [], command: line }, { kind: 'terminal', sessionId: request.sessionId, verb: 'run', target: line, toolKind: 'execute' });
+        return terminals.create(request);
+      },
+      output: (request) => terminals.output(request),
+      waitForExit: (request) => terminals.waitForExit(request),
+      kill: (request) => terminals.kill(request),
+      release: (request) => terminals.release(request),
+      dispose: terminals.dispose && (() => terminals.dispose!()),
+    };
+  }
+
+  /**
+   * The agent's own permission request: a rule or auto-approve may answer it (the card says
+   * so); otherwise it is the user's, through `askUser`.
+   */
+  async permission(request: RequestPermissionRequest, askUser: () => Promise<RequestPermissionResponse>): Promise<RequestPermissionResponse> {
+    if (!this.port) return askUser();
+    const { toolCall, options } = request;
+    const named = [...(toolCall.locations ?? []).map((l) => l.path), ...(toolCall.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : []))];
+    // A path outside the workspace is seen without its root (`home/me/.ssh/config`): still protected.
+    const paths = (await Promise.all(named.map(async (p) => (await this.port!.relativePaths(p)) ?? [p.replace(/^([A-Za-z]:)?[\\/]+/, '').replace(/\\/g, '/')]))).flat();
+    const toolKind = toolCall.kind ?? this.transcript.toolKindOf(toolCall.toolCallId);
+    const verdict = this.policy().decide({ kind: 'permission', paths, toolKind });
+    if (verdict.decision === 'ask') return askUser();
+    const option = pickOption(options, verdict.decision);
+    if (!option) return askUser(); // nothing offered to answer with: the user decides
+    const how = verdict.decision === 'allow' ? 'Allowed' : 'Refused';
+    this.transcript.notePolicy(toolCall, `${how} by ACP Host (${describeReason(verdict)}): "${option.name}"`);
+    this.record?.({
+      agent: this.agentName,
+      sessionId: request.sessionId,
+      kind: 'permission',
+      target: toolCall.title ?? toolCall.toolCallId,
+      decision: verdict.decision === 'allow' ? 'allowed' : 'denied',
+      by: verdict.reason.by === 'auto' ? 'auto' : 'rule',
+      ...ruleOf(verdict),
+      detail: `answered ${JSON.stringify(option.name)} (${option.kind})`,
+    });
+    this.log.info(`${this.agentName}: ${how.toLowerCase()} permission for ${toolCall.title ?? toolCall.toolCallId} (${describeReason(verdict)})`);
+    return { outcome: { outcome: 'selected', optionId: option.optionId } };
+  }
+
+  /** The remembered choices of this session, to list and revoke. */
+  get rememberedForSession(): readonly SourcedRule[] {
+    return this.sessionRules;
+  }
+
+  forgetForSession(rule: SourcedRule): void {
+    this.sessionRules = this.sessionRules.filter((r) => r !== rule);
+  }
+
+  /** Returns when the request may be served; throws the error the agent gets when it may not. */
+  private async check(request: PolicyRequest, subject: Subject, concern?: string): Promise<void> {
+    const verdict = this.policy().decide(request);
+    const audit = (decision: NewAuditEvent['decision'], by: NewAuditEvent['by'], detail: string) =>
+      this.record?.({ agent: this.agentName, sessionId: subject.sessionId, kind: subject.kind, target: subject.target, decision, by, ...ruleOf(verdict), detail });
+    const byRule = verdict.reason.by === 'rule' ? 'rule' : 'default';
+    if (verdict.decision === 'deny') {
+      audit('denied', byRule, describeReason(verdict));
+      throw refused(subject, describeReason(verdict));
+    }
+    if (verdict.decision === 'allow' && !concern) {
+      // A default allow is the host's ordinary serving, which the served port records.
+      if (byRule === 'rule') audit('allowed', 'rule', describeReason(verdict));
+      return;
+    }
+    const why = [verdict.decision === 'ask' ? describeReason(verdict) : undefined, concern].filter(Boolean).join('; ');
+    audit('asked', byRule, why);
+    const answer = await this.ask(subject, why, verdict.decision === 'ask' && !concern);
+    if (answer === 'cancelled') audit('cancelled', 'auto', 'not answered before the turn ended, was cancelled, or the agent stopped');
+    else audit(answer === 'deny' ? 'denied' : 'allowed', 'user', `chose ${JSON.stringify(HOST_ASK_OPTIONS.find((o) => o.answer === answer)?.name)}`);
+    switch (answer) {
+      case 'once':
+        return;
+      case 'session':
+        this.sessionRules = [...this.sessionRules, { ...remembered(request, subject), source: 'session' }];
+        return;
+      case 'workspace':
+        this.port?.rememberForWorkspace(remembered(request, subject));
+        return;
+      case 'deny':
+        throw refused(subject, 'the user denied it');
+      case 'cancelled':
+        throw refused(subject, 'the question was withdrawn before the user answered (cancelled, stopped or the turn ended)');
+    }
+  }
+
+  /** Asks on the card of the tool call doing it, when one is running; else on a card of its own. */
+  private async ask(subject: Subject, why: string, rememberable: boolean): Promise<HostAnswer> {
+    const related = relatedTool(this.transcript.entries, subject);
+    const toolCallId = related ?? `acp-host-ask-${this.nextAsk++}`;
+    const toolCall = related ? { toolCallId } : { toolCallId, title: `${capitalise(subject.verb)} ${subject.target}`, kind: subject.toolKind, status: 'pending' as const };
+    const options = rememberable ? HOST_ASK_OPTIONS : HOST_ASK_ONCE_OPTIONS;
+    const offered = options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
+    const response = await this.transcript.askPermission(toolCall, offered, `ACP Host asks before ${this.agentName} may ${subject.verb} ${subject.target}: ${why}`);
+    const chosen = response.outcome.outcome === 'selected' ? options.find((o) => o.optionId === (response.outcome as { optionId: string }).optionId) : undefined;
+    const answer: HostAnswer = chosen?.answer ?? 'cancelled';
+    const allowed = answer !== 'deny' && answer !== 'cancelled';
+    this.transcript.notePolicy(
+      related ? { toolCallId } : { toolCallId, status: allowed ? 'completed' : 'failed' },
+      `ACP Host asked before ${this.agentName} could ${subject.verb} ${subject.target}: ${chosen ? `"${chosen.name}"` : 'no answer (cancelled)'}`,
+    );
+    return answer;
+  }
+
+  private policy(): Policy {
+    const host = this.port!.layers(this.agentName);
+    if (this.cached?.host !== host || this.cached.sessionRules !== this.sessionRules) {
+      const remembered = new RuleSet([...host.workspace, ...this.sessionRules]);
+      this.cached = { host, sessionRules: this.sessionRules, policy: new Policy({ ...host, remembered }) };
+    }
+    return this.cached.policy;
+  }
+}
+
+/** The rule a remembered "allow" becomes: this exact file, or this exact command line. */
+function remembered(request: PolicyRequest, subject: Subject): Rule {
+  if (request.kind === 'terminal') return { request: 'terminal', command: exactCommandPattern(subject.target), decision: 'allow' };
+  return { request: request.kind, path: exactPathGlob(request.paths[0] ?? subject.target), decision: 'allow' };
+}
+
+/** The rule that decided, in words, for the audit log. */
+function ruleOf(verdict: Verdict): { rule?: string } {
+  return verdict.reason.by === 'rule' ? { rule: describeRule(verdict.reason.rule) } : {};
+}
+
+function refused(subject: Subject, why: string): RpcError {
+  return RpcError.refused(`ACP Host's policy refused to ${subject.verb} ${subject.target}: ${why}. Nothing was done.`);
+}
+
+function capitalise(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}

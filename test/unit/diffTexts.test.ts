@@ -1,0 +1,84 @@
+// The full texts of a session's diffs are kept within a budget (src/session/diffTexts.ts): the
+// oldest lose theirs first, their cards keep the summary and say so (textsDropped), and are shown
+// again; a diff too big on its own keeps none; a repeat of a dropped diff stays as it is.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { SessionUpdateSchema } from '../../src/protocol';
+import { DiffTexts, MAX_DIFF_TEXT_CHARS } from '../../src/session/diffTexts';
+import { Transcript } from '../../src/session/transcript';
+import type { TranscriptEvent } from '../../src/session/transcript';
+
+const diff = (path: string, newText: string, oldText: string | null = null) => ({ type: 'diff', path, oldText, newText });
+const call = (toolCallId: string, content: unknown[], sessionUpdate = 'tool_call') => SessionUpdateSchema.parse({ sessionUpdate, toolCallId, title: 'Edit', kind: 'edit', content });
+const dropped = (t: Transcript, index: number, contentIndex = 0) => {
+  const entry = t.entries[index];
+  assert.ok(entry.kind === 'tool');
+  const content = entry.content[contentIndex];
+  assert.ok(content.type === 'diff');
+  return content.textsDropped === true;
+};
+
+test('past the budget the oldest diffs lose their texts; their cards say so and are shown again', () => {
+  const t = new Transcript(100);
+  const events: TranscriptEvent[] = [];
+  t.onChange((e) => events.push(e));
+  t.apply(call('a', [diff('/w/a.ts', 'a'.repeat(40))]));
+  t.apply(call('b', [diff('/w/b.ts', 'b'.repeat(20), 'B'.repeat(20))]));
+  assert.equal(t.diffSource(0, 0)?.newText, 'a'.repeat(40));
+  events.length = 0;
+  t.apply(call('c', [{ type: 'content', content: { type: 'text', text: 'writing' } }, diff('/w/c.ts', 'c'.repeat(40))]));
+  assert.equal(t.diffSource(0, 0), undefined, 'the oldest lost its texts');
+  assert.equal(dropped(t, 0), true);
+  assert.deepEqual(t.diffSource(1, 0), { path: '/w/b.ts', oldText: 'B'.repeat(20), newText: 'b'.repeat(20) });
+  assert.equal(t.diffSource(2, 1)?.newText, 'c'.repeat(40));
+  assert.equal([dropped(t, 1), dropped(t, 2, 1)].includes(true), false);
+  assert.deepEqual(events, [{ type: 'added', index: 2 }, { type: 'updated', index: 0 }], 'the dropped card is shown again');
+  const first = t.entries[0];
+  assert.ok(first.kind === 'tool' && first.content[0].type === 'diff' && first.content[0].added === 1, 'its summary stays');
+});
+
+test('a diff over the budget on its own keeps no texts and costs the others nothing; its repeat stays dropped', () => {
+  const t = new Transcript(100);
+  t.apply(call('a', [diff('/w/a.ts', 'a'.repeat(40))]));
+  t.apply(call('big', [diff('/w/big.ts', 'x'.repeat(500))]));
+  assert.equal(t.diffSource(1, 0), undefined);
+  assert.equal(dropped(t, 1), true);
+  assert.equal(t.diffSource(0, 0)?.newText, 'a'.repeat(40), 'the others keep theirs');
+  // Agents resend a call's content with its status: the same diff is not summarised again.
+  const before = t.entries[1];
+  t.apply(call('big', [diff('/w/big.ts', 'x'.repeat(500))], 'tool_call_update'));
+  const after = t.entries[1];
+  assert.ok(before.kind === 'tool' && after.kind === 'tool');
+  assert.equal(after.content[0], before.content[0], 'the same summary object: nothing recomputed');
+  assert.equal(t.diffSource(0, 0)?.newText, 'a'.repeat(40));
+});
+
+test('replaced content gives its texts back; clear and restore keep none', () => {
+  const texts = new DiffTexts(100);
+  texts.set('a', [{ path: '/w/a.ts', oldText: 'o'.repeat(10), newText: 'n'.repeat(30) }]);
+  assert.equal(texts.keptChars, 40);
+  texts.set('a', [undefined, { path: '/w/a.ts', oldText: null, newText: 'm'.repeat(5) }]);
+  assert.equal(texts.keptChars, 5);
+  assert.equal(texts.source('a', 0), undefined);
+  assert.equal(texts.source('a', 1)?.newText, 'mmmmm');
+  texts.clear();
+  assert.equal(texts.keptChars, 0);
+
+  const t = new Transcript();
+  t.apply(call('a', [diff('/w/a.ts', 'x\n')]));
+  const saved = t.entries.map((e) => structuredClone(e));
+  t.restore(saved);
+  assert.equal(t.diffSource(0, 0), undefined);
+  assert.equal(dropped(t, 0), true, 'a restored card says its texts are gone');
+});
+
+test('a long session of big edits stays within the default budget', () => {
+  const t = new Transcript();
+  const text = 'line of text\n'.repeat(80_000); // ~1 MB per side
+  for (let i = 0; i < 40; i++) t.apply(call(`e${i}`, [diff(`/w/f${i}.ts`, `${text}${i}`, text)]));
+  const kept = t.entries.filter((_, i) => t.diffSource(i, 0) !== undefined).length;
+  assert.ok(kept > 0 && kept < 40, `${kept} kept`);
+  assert.ok(t.diffSource(39, 0), 'the newest is kept');
+  assert.equal(t.diffSource(0, 0), undefined, 'the oldest is not');
+  assert.ok(kept * 2 * text.length <= MAX_DIFF_TEXT_CHARS);
+});

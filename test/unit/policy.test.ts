@@ -1,0 +1,104 @@
+// The policy engine (src/policy/): protected paths (globs, case, anywhere in the tree), the
+// layers and their precedence, auto-approve, command patterns; and the paths the host gives it
+// (src/workspace/policyPaths.ts), symlinks included, against a real file system.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Policy } from '../../src/policy/policy';
+import type { AutoApprove } from '../../src/policy/policy';
+import { RuleSet, describeRule, exactCommandPattern, exactPathGlob } from '../../src/policy/rules';
+import type { SourcedRule } from '../../src/policy/rules';
+import { commandMatcher } from '../../src/policy/globs';
+import { policyPaths } from '../../src/workspace/policyPaths';
+
+function policy({ settings = [], remembered = [], protectedPaths = [], autoApprove = 'off' }: { settings?: SourcedRule[]; remembered?: SourcedRule[]; protectedPaths?: string[]; autoApprove?: AutoApprove } = {}) {
+  return new Policy({ settings: new RuleSet(settings), remembered: new RuleSet(remembered), protectedPaths, autoApprove });
+}
+const write = (...paths: string[]) => ({ kind: 'write' as const, paths });
+
+test('writes to the protected paths ask, compared case-insensitively and anywhere in the tree; other writes are allowed', () => {
+  const p = policy();
+  const asked = ['.vscode/settings.json', '.vscode/tasks.json', '.git/hooks/pre-commit', '.git', 'evil.code-workspace', '.env', '.env.local', '.envrc', '.npmrc', '.ssh/id_rsa', '.VSCode/Settings.JSON', 'EVIL.Code-Workspace', 'packages/app/.git/config', 'sub/.vscode/launch.json', 'home/me/.ssh/config'];
+  for (const file of asked) assert.equal(p.decide(write(file)).decision, 'ask', file);
+  for (const file of ['src/app.ts', 'README.md', 'vscode/notes.md', 'environment.ts', 'docs/.gitkeep.md', 'git/hooks.md']) assert.equal(p.decide(write(file)).decision, 'allow', file);
+  const verdict = p.decide(write('.git/hooks/pre-commit'));
+  assert.deepEqual(verdict.reason, { by: 'protected', glob: '**/.git/**' });
+});
+
+test('a symlink cannot hide a protected target: any of the paths a write touches counts', () => {
+  assert.equal(policy().decide(write('notes.txt', '.git/hooks/pre-commit')).decision, 'ask');
+});
+
+test('reads, terminals and other requests are allowed by default; acpHost.protectedPaths adds globs', () => {
+  const p = policy({ protectedPaths: ['secrets/**'] });
+  assert.equal(p.decide({ kind: 'read', paths: ['.env'] }).decision, 'allow');
+  assert.equal(p.decide({ kind: 'terminal', paths: [], command: 'rm -rf build' }).decision, 'allow');
+  assert.equal(p.decide(write('Secrets/prod.key')).decision, 'ask');
+});
+
+test('precedence: the user\'s rules, then remembered choices, then the defaults; among matching rules deny beats ask beats allow', () => {
+  const allowVscode: SourcedRule = { request: 'write', path: '.vscode/settings.json', decision: 'allow', source: 'workspace' };
+  assert.equal(policy({ remembered: [allowVscode] }).decide(write('.vscode/settings.json')).decision, 'allow', 'a remembered allow answers the default ask');
+  const denyAll: SourcedRule = { request: 'write', path: '.vscode/**', decision: 'deny', source: 'settings' };
+  const verdict = policy({ settings: [denyAll], remembered: [allowVscode] }).decide(write('.vscode/settings.json'));
+  assert.deepEqual(verdict, { decision: 'deny', reason: { by: 'rule', rule: denyAll } }, 'the user\'s deny beats a remembered allow');
+  const both: SourcedRule[] = [
+    { request: '*', decision: 'allow', source: 'settings' },
+    { request: 'terminal', command: 'git push*', decision: 'ask', source: 'settings' },
+    { request: 'terminal', command: 'git push --force*', decision: 'deny', source: 'settings' },
+  ];
+  const p = policy({ settings: both });
+  assert.equal(p.decide({ kind: 'terminal', paths: [], command: 'git push origin main' }).decision, 'ask');
+  assert.equal(p.decide({ kind: 'terminal', paths: [], command: 'git push --force origin' }).decision, 'deny');
+  assert.equal(p.decide({ kind: 'terminal', paths: [], command: 'git status' }).decision, 'allow');
+  assert.equal(p.decide(write('.git/config')).decision, 'allow', 'the user\'s own allow-everything rule comes before the defaults');
+});
+
+test('a rule matches only what it names: request kind, tool kind, path and command must all fit', () => {
+  const rules: SourcedRule[] = [{ request: 'permission', toolKind: ['execute'], decision: 'deny', source: 'settings' }];
+  const p = policy({ settings: rules, autoApprove: 'allButProtected' });
+  assert.equal(p.decide({ kind: 'permission', paths: [], toolKind: 'execute' }).decision, 'deny');
+  assert.equal(p.decide({ kind: 'permission', paths: [], toolKind: 'edit' }).decision, 'allow');
+  assert.equal(p.decide({ kind: 'permission', paths: [] }).decision, 'allow', 'no tool kind: the tool-kind rule does not match');
+});
+
+test('auto-approve: off asks the user; safe answers read, search, think and fetch; allButProtected answers all but what touches a protected path', () => {
+  const ask = (mode: AutoApprove, toolKind: string, ...paths: string[]) => policy({ autoApprove: mode }).decide({ kind: 'permission', paths, toolKind }).decision;
+  assert.equal(ask('off', 'read'), 'ask');
+  for (const kind of ['read', 'search', 'think', 'fetch']) assert.equal(ask('safe', kind), 'allow', kind);
+  for (const kind of ['edit', 'execute', 'delete', 'move', 'other']) assert.equal(ask('safe', kind), 'ask', kind);
+  assert.equal(ask('safe', 'read', '.env'), 'ask', 'reading a protected file is not "safe"');
+  assert.equal(ask('allButProtected', 'execute', 'build/out.js'), 'allow');
+  assert.equal(ask('allButProtected', 'edit', '.vscode/settings.json'), 'ask');
+  assert.deepEqual(policy({ autoApprove: 'safe' }).decide({ kind: 'permission', paths: [], toolKind: 'search' }).reason, { by: 'auto', mode: 'safe' });
+});
+
+test('command patterns: * is any text, \\* a star; remembered choices match exactly what was allowed', () => {
+  assert.equal(commandMatcher('npm run *')('npm run build'), true);
+  assert.equal(commandMatcher('npm run *')('npm install'), false);
+  assert.equal(commandMatcher('echo \\*')('echo *'), true);
+  assert.equal(commandMatcher('echo \\*')('echo x'), false);
+  const exact = new RuleSet([{ request: 'terminal', command: exactCommandPattern('rm -rf * && ls'), decision: 'allow', source: 'session' }]);
+  assert.ok(exact.match({ kind: 'terminal', paths: [], command: 'rm -rf * && ls' }));
+  assert.equal(exact.match({ kind: 'terminal', paths: [], command: 'rm -rf / && ls' }), undefined);
+  const file = new RuleSet([{ request: 'write', path: exactPathGlob('.vscode/[x]{a,b}*.json'), decision: 'allow', source: 'workspace' }]);
+  assert.ok(file.match(write('.vscode/[x]{a,b}*.json')));
+  assert.equal(file.match(write('.vscode/xa.json')), undefined);
+  assert.equal(describeRule({ request: 'write', path: exactPathGlob('.vscode/a*.json'), decision: 'allow', source: 'workspace' }), 'write .vscode/a*.json: allow (this workspace)');
+});
+
+test('policyPaths: relative to the folder it is in, and through a symlink to what it really is (also for a file not yet created)', async () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-policy-')));
+  fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), '');
+  fs.symlinkSync(path.join(root, '.git', 'hooks', 'pre-commit'), path.join(root, 'notes.txt'));
+  fs.symlinkSync(path.join(root, '.git'), path.join(root, 'innocent'));
+  assert.deepEqual(await policyPaths(path.join(root, 'notes.txt'), [root]), ['notes.txt', '.git/hooks/pre-commit']);
+  assert.deepEqual(await policyPaths(path.join(root, 'innocent', 'hooks', 'post-merge'), [root]), ['innocent/hooks/post-merge', '.git/hooks/post-merge'], 'a new file under a symlinked folder');
+  assert.deepEqual(await policyPaths(path.join(root, 'src', 'a.ts'), [root]), ['src/a.ts']);
+  const outside = await policyPaths('/home/someone/.ssh/config', [root]);
+  assert.deepEqual(outside, ['home/someone/.ssh/config']);
+  assert.equal(policy().decide(write(...(await policyPaths(path.join(root, 'notes.txt'), [root])))).decision, 'ask');
+});
