@@ -1,5 +1,10 @@
 import * as vscode from 'vscode';
 import { AgentHost } from './host/agentHost';
+import { processGroups } from './agent/processGroups';
+import type { ShutdownReport } from './agent/processGroups';
+
+/** What the polite stops of agents and terminals get at deactivate; the SIGKILLs after it take no time. */
+const SHUTDOWN_BUDGET_MS = 2500;
 
 /** What tests (and other extensions) can reach: the live host, nothing more. */
 export interface AcpHostApi {
@@ -19,6 +24,12 @@ export function activate(context: vscode.ExtensionContext): AcpHostApi | undefin
   }
 }
 
-export function deactivate(): void {
-  // Subscriptions (the host, its agents) are disposed by VS Code.
+/**
+ * VS Code disposes the subscriptions (the host, its sessions) right after this, and gives the
+ * promise 5 s at most before the extension host exits. Every agent and client terminal ends
+ * within 3 s: its own stop first (stdin EOF, SIGTERM), then a SIGKILL of each group still alive.
+ * An extension host that dies without getting here is covered by the watchdog (agent/groupWatchdog.ts).
+ */
+export function deactivate(): Promise<ShutdownReport> {
+  return processGroups.shutdown(SHUTDOWN_BUDGET_MS);
 }

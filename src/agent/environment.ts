@@ -10,9 +10,30 @@ export type Env = Record<string, string>;
 const MARK = '__ACP_HOST_ENV__';
 const TIMEOUT_MS = 10_000;
 
+/**
+ * What the extension host sets for itself and its own helpers, never for the programs of the
+ * user: ELECTRON_RUN_AS_NODE (a `node` or an Electron app started with it would run as the
+ * extension host's Node), the other ELECTRON_* switches, the VSCODE_* handles (the IPC sockets
+ * to the window and the CLI, which would let an agent drive VS Code; its pid, cwd, NLS config,
+ * entry point, log settings) and those of a snap package (SNAP*, GDK_PIXBUF_*) and of
+ * code-server (CODE_SERVER_*). It is VS Code's own rule for the terminals it starts
+ * (sanitizeProcessEnvironment), which keeps the few VSCODE_* that belong to the user's shell.
+ */
+const HOST_INTERNALS = [/^ELECTRON_./, /^VSCODE_(?!(PORTABLE|SHELL_LOGIN|ENV_REPLACE|ENV_APPEND|ENV_PREPEND)$)./, /^SNAP(_.*)?$/, /^GDK_PIXBUF_./, /^CODE_SERVER_./];
+
+export function isHostInternal(name: string): boolean {
+  return HOST_INTERNALS.some((pattern) => pattern.test(name));
+}
+
+/** `env` without the extension host's internals: what agents, their terminals and MCP servers start from. */
+export function withoutHostInternals(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !isHostInternal(name)));
+}
+
+/** The extension host's environment, less its internals. */
 export function currentEnv(): Env {
   const env: Env = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !isHostInternal(k)) env[k] = v;
   return env;
 }
 
@@ -46,7 +67,9 @@ export function resolveLoginShellEnv(base: Env = currentEnv(), platform = proces
         delete env.ACP_HOST_RESOLVING_ENVIRONMENT;
         // The shell's PWD/SHLVL/_ describe that throwaway shell, not the agent.
         for (const k of ['PWD', 'OLDPWD', 'SHLVL', '_']) delete env[k];
-        resolve({ ...base, ...env });
+        // A shell run from the extension host may hand its internals back (an rc file that
+        // exports what it found, VS Code's shell integration): they stay out all the same.
+        resolve({ ...base, ...withoutHostInternals(env) });
       },
     );
   });

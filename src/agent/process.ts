@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process';
-import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Disposable } from '../base/disposables';
 import { LineTail } from './lineTail';
 import type { Env } from './environment';
+import { groupAlive, signalGroup } from './groupSignals';
+import { processGroups } from './processGroups';
+import type { ProcessGroups } from './processGroups';
 
 export interface LaunchSpec {
   command: string;
@@ -25,20 +29,24 @@ export interface ShutdownTimings {
 }
 
 const DEFAULT_SHUTDOWN: ShutdownTimings = { graceMs: 2000, termMs: 2000 };
+/** When the extension host goes (ProcessGroups.shutdown): its deadline SIGKILLs what is left after these. */
+const HOST_EXIT_SHUTDOWN: ShutdownTimings = { graceMs: 1000, termMs: 1000 };
 const POLL_MS = 50;
 
 /**
  * One agent subprocess. It runs in its own process group (detached), because agents ignore
  * stdin EOF and npm launchers do not forward signals to the native child: ending the group is
- * the only way to leave no orphan behind.
+ * the only way to leave no orphan behind. The group is listed in `ProcessGroups` until it is
+ * gone, so it ends with the extension host too. On Windows (no groups) the tree is ended.
  */
 export class AgentProcess {
   readonly stderrTail = new LineTail();
   readonly exited: Promise<ExitInfo>;
   private exitInfo: ExitInfo | undefined;
   private readonly child: ChildProcessWithoutNullStreams;
+  private listing: Disposable | undefined;
 
-  constructor(spec: LaunchSpec, onStderrLine: (line: string) => void = () => undefined) {
+  constructor(spec: LaunchSpec, onStderrLine: (line: string) => void = () => undefined, groups: ProcessGroups = processGroups) {
     const windows = process.platform === 'win32';
     this.child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
@@ -62,8 +70,12 @@ export class AgentProcess {
       this.child.on('error', (error: NodeJS.ErrnoException) => {
         if (this.child.pid === undefined) done({ code: null, signal: null, spawnError: error });
       });
-      this.child.on('exit', (code, signal) => done({ code, signal }));
+      this.child.on('exit', (code, signal) => {
+        done({ code, signal });
+        this.gone();
+      });
     });
+    if (this.child.pid !== undefined) this.listing = groups.add(this.child.pid, { end: () => void this.shutdown(HOST_EXIT_SHUTDOWN) });
   }
 
   get pid(): number | undefined {
@@ -103,47 +115,23 @@ export class AgentProcess {
   }
 
   private signal(signal: NodeJS.Signals): void {
-    signalProcessGroup(this.child, signal);
+    if (this.child.pid !== undefined) signalGroup(this.child.pid, signal);
   }
 
-  private groupAlive(): boolean {
-    return processGroupAlive(this.child, this.hasExited);
+  /** Whether the agent and everything of its group is gone (then it is unlisted). */
+  private gone(): boolean {
+    const pid = this.child.pid;
+    if (!this.hasExited || (pid !== undefined && groupAlive(pid, this.hasExited))) return false;
+    this.listing?.dispose();
+    return true;
   }
 
   private async waitUntilGone(ms: number): Promise<boolean> {
     const deadline = Date.now() + ms;
     while (Date.now() < deadline) {
-      if (this.hasExited && !this.groupAlive()) return true;
+      if (this.gone()) return true;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
-    return this.hasExited && !this.groupAlive();
-  }
-}
-
-/**
- * Sends `signal` to the process group led by `child` (spawned `detached`), so its children get
- * it too. Windows has no process groups: only the child is signalled there.
- */
-export function signalProcessGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  const pid = child.pid;
-  if (pid === undefined) return;
-  try {
-    if (process.platform === 'win32') child.kill(signal);
-    else process.kill(-pid, signal);
-  } catch {
-    // ESRCH: already gone.
-  }
-}
-
-/** Whether any process of `child`'s group is left (the leader may be gone while its children live on). */
-export function processGroupAlive(child: ChildProcess, exited: boolean): boolean {
-  const pid = child.pid;
-  if (pid === undefined) return false;
-  if (process.platform === 'win32') return !exited;
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
+    return this.gone();
   }
 }

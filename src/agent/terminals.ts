@@ -5,8 +5,10 @@ import * as path from 'node:path';
 import { Emitter } from 'vscode-jsonrpc';
 import type { Disposable } from 'vscode-jsonrpc';
 import { RpcError } from '../protocol/errors';
+import type { Disposable as Listing } from '../base/disposables';
 import type { Env } from './environment';
-import { processGroupAlive, signalProcessGroup } from './process';
+import { groupAlive, signalGroup } from './groupSignals';
+import { processGroups } from './processGroups';
 import { OutputBuffer, StreamDecoder } from './terminalOutput';
 
 /**
@@ -95,6 +97,9 @@ class Terminal {
   private exitInfo: TerminalExit = { exitCode: null, signal: null };
   private killTimer: NodeJS.Timeout | undefined;
   private updateTimer: NodeJS.Timeout | undefined;
+  private platform: NodeJS.Platform = process.platform;
+  /** Its place in ProcessGroups while anything of its group may be alive. */
+  private listing: Listing | undefined;
   private lastUpdate = 0;
 
   constructor(
@@ -106,7 +111,9 @@ class Terminal {
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
   }
 
-  start(file: string, args: string[], cwd: string, env: Env, shell: boolean, windows: boolean): void {
+  start(file: string, args: string[], cwd: string, env: Env, shell: boolean, platform: NodeJS.Platform): void {
+    const windows = platform === 'win32';
+    this.platform = platform;
     let child: ChildProcess;
     try {
       child = spawn(file, args, {
@@ -125,6 +132,7 @@ class Terminal {
       return;
     }
     this.child = child;
+    if (child.pid !== undefined) this.listing = processGroups.add(child.pid, { end: () => this.kill() });
     const pending = new Set<NodeJS.ReadableStream>();
     for (const stream of [child.stdout!, child.stderr!]) {
       // Two pipes, one output: each has its own decoder, the text goes in in arrival order.
@@ -144,6 +152,8 @@ class Terminal {
     child.on('exit', (code, signal) => {
       this.processExited = true;
       this.exitInfo = { exitCode: code, signal };
+      // Unlisted now if it left nothing behind; else when kill, release or dispose ends the rest.
+      this.groupAlive();
       // A background child may keep the pipes open: report the exit anyway, a bit later.
       if (pending.size === 0) this.finish();
       else setTimeout(() => this.finish(), DRAIN_MS);
@@ -192,18 +202,16 @@ class Terminal {
   /** SIGTERM to the whole group, SIGKILL if anything of it is still there after the grace time. */
   kill(): void {
     const child = this.child;
-    if (!child || this.killTimer || !this.groupAlive()) return;
-    if (process.platform === 'win32') {
-      // No process groups: end the tree cmd.exe started by its parent links.
-      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => child.kill());
-      return;
-    }
-    signalProcessGroup(child, 'SIGTERM');
+    const pid = child?.pid;
+    if (pid === undefined || this.killTimer || !this.groupAlive()) return;
+    // On Windows (no process groups) this ends the tree cmd.exe started, by its parent links.
+    signalGroup(pid, 'SIGTERM', { platform: this.platform });
+    if (this.platform === 'win32') return;
     const deadline = Date.now() + this.manager.options.killGraceMs;
     const check = () => {
       if (!this.groupAlive()) return (this.killTimer = undefined);
       if (Date.now() >= deadline) {
-        signalProcessGroup(child, 'SIGKILL');
+        signalGroup(pid, 'SIGKILL');
         return (this.killTimer = undefined);
       }
       this.killTimer = setTimeout(check, POLL_MS);
@@ -211,8 +219,12 @@ class Terminal {
     this.killTimer = setTimeout(check, POLL_MS);
   }
 
+  /** Whether anything of the command's group is left; once nothing is, it leaves ProcessGroups. */
   private groupAlive(): boolean {
-    return this.child !== undefined && processGroupAlive(this.child, this.processExited);
+    const pid = this.child?.pid;
+    const alive = pid !== undefined && groupAlive(pid, this.processExited, this.platform);
+    if (!alive) this.listing?.dispose();
+    return alive;
   }
 
   snapshot(): TerminalSnapshot {
@@ -273,7 +285,7 @@ export class TerminalManager {
     const id = `term-${this.nextId++}`;
     const terminal = new Terminal(id, limit, this.hooks);
     this.terminals.set(id, terminal);
-    terminal.start(file, args, request.cwd ?? this.options.defaultCwd, env, shell, platform === 'win32');
+    terminal.start(file, args, request.cwd ?? this.options.defaultCwd, env, shell, platform);
     return id;
   }
 

@@ -4,6 +4,8 @@ import type { SessionOptions } from '../session/agentSession';
 import type { AgentDefinition } from '../runtime/ports';
 import { AgentRuntime } from '../runtime/agentRuntime';
 import { AgentConfig, controllerSettings } from './config/agentConfig';
+import { findAgent } from '../runtime/presets';
+import { carryOverRenamedPresets } from './config/renamedAgents';
 import type { AgentChoice } from './config/agentConfig';
 import { SettingChanges, setting, updateSetting } from './config/settings';
 import { HostPolicy } from './policy/hostPolicy';
@@ -60,7 +62,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   readonly audit: WorkspaceAudit;
 
   constructor(private readonly extension: vscode.ExtensionContext) {
-    this.config = this.disposables.add(new AgentConfig(extension.extensionPath, extension.globalState, (m) => this.logs.channel.info(m)));
+    this.config = this.disposables.add(new AgentConfig(extension.extensionPath, extension.globalState, (m) => this.logs.channel.info(m), extension.globalStorageUri.fsPath));
     // Any agent's secret is masked in any event: the log is the workspace's, not one agent's.
     this.audit = this.disposables.add(new WorkspaceAudit(extension.storageUri, (_agent, text) => this.logs.secrets.scrub(text), (m) => this.logs.channel.warn(m)));
     this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m), (name) => this.config.ownIdentity(name));
@@ -68,6 +70,8 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets));
     this.view = this.disposables.add(new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel));
     this.store = new SessionStore(extension.workspaceState);
+    // Before the tabs come back: those of a renamed preset come back under its new name.
+    void carryOverRenamedPresets(this.agentChoices().map((a) => a.name), this.store);
     this.tabs = this.disposables.add(
       new SessionTabs(
         {
@@ -279,7 +283,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
 
   private pickAgent(name = setting('defaultAgent')): AgentChoice {
     const agents = this.agentChoices();
-    const agent = agents.find((a) => a.name === name);
+    const agent = findAgent(agents, name);
     if (!agent) this.logs.channel.warn(`acpHost.defaultAgent names "${name}", which is not configured; using ${agents[0].name}.`);
     return agent ?? agents[0];
   }

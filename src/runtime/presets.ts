@@ -1,10 +1,14 @@
-// Built-in launch presets for the agents people actually run, and what to do when one does not
-// start. No `vscode` import: the selection logic is unit-tested in plain Node.
+// Launch commands for the agents people actually run (their data: presetCatalog.ts), and what to
+// do when one does not start. No `vscode` import: the selection logic is unit-tested in plain Node.
 import { AgentStartError } from '../agent/launch';
 import type { StartFailure } from '../agent/launch';
+import { PRESETS } from './presetCatalog';
+import type { PresetEntry } from './presetCatalog';
 
 export interface AgentPreset {
   name: string;
+  /** Names it had before: what was saved under them still reaches it (presetCatalog.ts). */
+  formerNames: readonly string[];
   command: string;
   args: string[];
   /**
@@ -14,6 +18,11 @@ export interface AgentPreset {
   fallbackArgs?: string[][];
   /** What to install when the command is not found (shown in the panel). */
   install: string;
+  /**
+   * Started in a directory of ACP Host's own, not the workspace (npx: see npxDirectory.ts). The
+   * session's cwd (session/new) is the workspace all the same.
+   */
+  outsideWorkspace: boolean;
 }
 
 /** The `npx` launcher is `npx.cmd` on Windows (spawned through a shell by AgentProcess). */
@@ -21,55 +30,26 @@ function npx(platform: NodeJS.Platform): string {
   return platform === 'win32' ? 'npx.cmd' : 'npx';
 }
 
-/** In the order the agent picker shows them, after the Demo agent. */
+function preset({ name, formerNames = [], launch, install }: PresetEntry, platform: NodeJS.Platform): AgentPreset {
+  if ('npx' in launch) {
+    // -y: npx would otherwise ask on the agent's stdin whether to install.
+    return { name, formerNames, command: npx(platform), args: ['-y', `${launch.npx}@${launch.version}`, ...launch.args], install, outsideWorkspace: true };
+  }
+  return { name, formerNames, command: launch.command, args: launch.args, fallbackArgs: launch.fallbackArgs, install, outsideWorkspace: false };
+}
+
+/** The presets of presetCatalog.ts as launch commands, in the order the agent picker shows them, after the Demo agent. */
 export function agentPresets(platform: NodeJS.Platform = process.platform): AgentPreset[] {
-  return [
-    {
-      name: 'Claude Code',
-      command: npx(platform),
-      args: ['-y', '@zed-industries/claude-code-acp'],
-      install:
-        'Install Node.js 20+ (npx runs @zed-industries/claude-code-acp) and sign in to Claude Code. ' +
-        'For the newer adapter, add { "name": "Claude Code", "command": "npx", "args": ["-y", "@zed-industries/claude-agent-acp"] } to acpHost.agents.',
-    },
-    {
-      name: 'Codex',
-      command: npx(platform),
-      args: ['-y', '@zed-industries/codex-acp'],
-      install: 'Install Node.js 20+ (npx runs @zed-industries/codex-acp); see https://github.com/zed-industries/codex-acp',
-    },
-    {
-      name: 'Gemini CLI',
-      command: 'gemini',
-      args: ['--acp'],
-      fallbackArgs: [['--experimental-acp']],
-      install: 'npm install -g @google/gemini-cli (see https://github.com/google-gemini/gemini-cli)',
-    },
-    {
-      name: 'opencode',
-      command: 'opencode',
-      args: ['acp'],
-      install: 'npm install -g opencode-ai (see https://opencode.ai/docs)',
-    },
-    {
-      name: 'GitHub Copilot CLI',
-      command: npx(platform),
-      args: ['-y', '@github/copilot', '--acp'],
-      install: 'Install Node.js 22+ (npx runs @github/copilot) and sign in with a Copilot subscription; see https://docs.github.com/copilot/how-tos/use-copilot-agents/use-copilot-cli',
-    },
-    {
-      name: 'goose',
-      command: 'goose',
-      args: ['acp'],
-      install: 'Install the goose CLI: see https://block.github.io/goose/docs/getting-started/installation',
-    },
-    {
-      name: 'Qwen Code',
-      command: 'qwen',
-      args: ['--acp'],
-      install: 'npm install -g @qwen-code/qwen-code (see https://github.com/QwenLM/qwen-code)',
-    },
-  ];
+  return PRESETS.map((entry) => preset(entry, platform));
+}
+
+/**
+ * The agent called `name`; a name a preset had before (settings written for an older release)
+ * finds the preset, unless an agent still goes by that name.
+ */
+export function findAgent<T extends { name: string }>(agents: readonly T[], name: string, platform: NodeJS.Platform = process.platform): T | undefined {
+  const renamed = agentPresets(platform).find((p) => p.formerNames.includes(name))?.name;
+  return agents.find((a) => a.name === name) ?? agents.find((a) => a.name === renamed);
 }
 
 /** A command line as a user would type it, for pickers and messages. */

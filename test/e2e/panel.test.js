@@ -4,6 +4,8 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { openWorkbench, findFrame, screenshot } = require('../host/workbench');
 
@@ -208,6 +210,103 @@ test('conversations survive reloading the window, with and without session/load;
     await reloaded.locator('select#session').selectOption({ label: 'plain words — Plain' });
     await reloaded.locator('.entry-agent', { hasText: 'plain words' }).waitFor({ timeout: 30000 });
   } finally {
+    await wb.close();
+  }
+});
+
+// ---- nothing left running: an agent that ignores stdin EOF and SIGTERM, with a child of its
+// own and a client terminal whose command tree ignores SIGTERM (test/fixtures/agents/outlives-window.js).
+
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie waiting to be reaped runs nothing.
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the stubborn agent in a real window and has it run its terminal; resolves with every pid it recorded. */
+async function stubbornWindow() {
+  const pidFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-e2e-pids-')), 'pids.json');
+  const stubborn = { name: 'Stubborn', command: process.execPath, args: [path.join(FIXTURES, 'outlives-window.js')], env: { FAKE_PID_FILE: pidFile } };
+  const { wb, frame } = await openPanel({ 'acpHost.agents': [stubborn], 'acpHost.defaultAgent': 'Stubborn' });
+  try {
+    await frame.locator('#prompt').fill('leak');
+    await frame.locator('#prompt').press('Enter');
+    await frame.locator('.entry-agent', { hasText: '"terminalChild"' }).waitFor({ timeout: 60000 });
+    const recorded = JSON.parse(fs.readFileSync(pidFile, 'utf8'));
+    const pids = ownPids(recorded);
+    assert.equal(pids.length, 4, JSON.stringify(recorded));
+    assert.ok(pids.every(processAlive), JSON.stringify(recorded));
+    return { wb, frame, recorded, pids };
+  } catch (error) {
+    // What it started so far must not outlive a failed start (the extension host is not ours to end).
+    await wb.close({ keep: true });
+    try {
+      cleanUp(ownPids(JSON.parse(fs.readFileSync(pidFile, 'utf8'))));
+    } catch {
+      // No pid file: nothing was recorded.
+    }
+    throw error;
+  }
+}
+
+/** The agent's pids as recorded, never the extension host's. */
+function ownPids(recorded) {
+  return [recorded.agent, recorded.child, recorded.terminal, recorded.terminalChild].filter((p) => Number.isSafeInteger(p) && p > 1);
+}
+
+/** Polls until none of `pids` runs; fails with those left after `timeoutMs`. */
+async function allGone(pids, what, timeoutMs = 10000) {
+  const deadline = Date.now() + timeoutMs;
+  while (pids.some(processAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(pids.filter(processAlive), [], `left running ${timeoutMs / 1000} s after ${what}`);
+}
+
+/** What a test leaves behind goes, by pid (each was checked to be one the agent recorded). */
+function cleanUp(pids) {
+  for (const pid of pids) if (Number.isSafeInteger(pid) && pid > 1 && processAlive(pid)) process.kill(pid, 'SIGKILL');
+}
+
+test('reloading the window ends the agent, its child and its terminal, though they ignore EOF and SIGTERM', async () => {
+  const { wb, pids } = await stubbornWindow();
+  try {
+    await wb.page.reload();
+    await allGone(pids, 'the reload');
+    await wb.page.locator('.activitybar [aria-label^="ACP Host"]').first().waitFor({ timeout: 60000 });
+  } finally {
+    cleanUp(pids);
+    await wb.close();
+  }
+});
+
+test('closing the window ends the agent, its child and its terminal', async () => {
+  const { wb, pids } = await stubbornWindow();
+  try {
+    await wb.page.close({ runBeforeUnload: true });
+    await allGone(pids, 'the window closed');
+  } finally {
+    cleanUp(pids);
+    await wb.close();
+  }
+});
+
+test('an extension host killed outright (SIGKILL: no deactivate, no exit handler) still takes them with it', async () => {
+  const { wb, recorded, pids } = await stubbornWindow();
+  try {
+    // Only the extension host this agent reported as its parent, and only if it is one.
+    const cmdline = fs.readFileSync(`/proc/${recorded.host}/cmdline`, 'utf8');
+    assert.match(cmdline, /--type=extensionHost/, `pid ${recorded.host} is the extension host`);
+    process.kill(recorded.host, 'SIGKILL');
+    await allGone([recorded.host, ...pids], 'the extension host was killed', 5000);
+  } finally {
+    cleanUp(pids);
     await wb.close();
   }
 });

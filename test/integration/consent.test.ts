@@ -1,10 +1,10 @@
 // Workspace consent in the real extension host. The workspace's settings (written with
 // ConfigurationTarget.Workspace into the test folder's .vscode/settings.json, as a cloned repo
-// would bring them) redefine the "Claude Code" preset, add an agent and add an MCP server. Their
+// would bring them) redefine the "Claude Agent" preset, add an agent and add an MCP server. Their
 // commands are test/fixtures/agents/marker-agent.js, which writes a marker file the moment it
 // runs. Nothing of the workspace's runs until the user allows it; the modal is replaced through
 // host.config.consent.prompter (it records what it was shown), and ACP: Manage Workspace Agent
-// Consent's picker through host.config.consent.picker. A secret stored for the built-in Claude Code
+// Consent's picker through host.config.consent.picker. A secret stored for the built-in Claude Agent
 // never reaches the workspace's command of that name.
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -55,7 +55,7 @@ suite('workspace consent', function () {
     restorePrompter = () => (host.config.consent.prompter = original);
     await config().update(
       'agents',
-      [nodeAgent('Claude Code', 'marker-agent.js', markers.claude), nodeAgent('Project agent', 'marker-agent.js', markers.project)],
+      [nodeAgent('Claude Agent', 'marker-agent.js', markers.claude), nodeAgent('Project agent', 'marker-agent.js', markers.project)],
       vscode.ConfigurationTarget.Workspace,
     );
     await config().update('mcpServers', [{ name: 'workspace-mcp', command: process.execPath, args: ['--version'] }], vscode.ConfigurationTarget.Workspace);
@@ -74,7 +74,7 @@ suite('workspace consent', function () {
 
   test('none of the workspace’s commands runs without consent; the prompt shows the command lines; a refusal is kept', async () => {
     const { host } = await api();
-    const claude = host.agentChoices().find((a) => a.name === 'Claude Code');
+    const claude = host.agentChoices().find((a) => a.name === 'Claude Agent');
     assert.strictEqual(claude?.identity, launchIdentity({ kind: 'builtin' }, '', []), 'the preset keeps its built-in definition');
     assert.doesNotMatch(claude?.commandLine ?? '', /marker-agent/);
     assert.match(host.agentChoices().find((a) => a.name === 'Project agent')?.note ?? '', /asks before it runs/);
@@ -110,21 +110,21 @@ suite('workspace consent', function () {
     assert.ok(!fs.existsSync(markers.project) && !fs.existsSync(markers.claude), 'no workspace command ever ran');
   });
 
-  test('allowed, the workspace’s Claude Code runs without the built-in one’s stored secret; revoked, it stops and does not run again', async () => {
+  test('allowed, the workspace’s Claude Agent runs without the built-in one’s stored secret; revoked, it stops and does not run again', async () => {
     const { host } = await api();
-    const builtin = host.agentChoices().find((a) => a.name === 'Claude Code');
+    const builtin = host.agentChoices().find((a) => a.name === 'Claude Agent');
     assert.ok(builtin);
     await host.secrets.store(builtin, 'ANTHROPIC_API_KEY', 'sk-builtin-secret-value');
 
     answer = 'allow';
-    await host.chooseAgent('Claude Code');
+    await host.chooseAgent('Claude Agent');
     assert.strictEqual(asked.length, 1);
-    assert.match(asked[0].detail, /Agent "Claude Code" \(instead of the built-in Claude Code\):/);
+    assert.match(asked[0].detail, /Agent "Claude Agent" \(instead of the built-in Claude Agent\):/);
     const controller = host.controller;
     assert.strictEqual(controller.currentStatus.phase, 'ready', controller.currentStatus.detail);
     const ran = JSON.parse(fs.readFileSync(markers.claude, 'utf8')) as { envNames: string[] };
     assert.ok(ran.envNames.includes('WS_TOKEN'), 'it ran, with its own env');
-    assert.ok(!ran.envNames.includes('ANTHROPIC_API_KEY'), 'the secret stored for the built-in Claude Code did not reach it');
+    assert.ok(!ran.envNames.includes('ANTHROPIC_API_KEY'), 'the secret stored for the built-in Claude Agent did not reach it');
     assert.notStrictEqual(controller.runtime.agent.identity, builtin.identity);
     assert.deepStrictEqual(await host.secrets.stored(controller.runtime.agent), {});
     assert.deepStrictEqual(await host.secrets.stored(builtin), { ANTHROPIC_API_KEY: 'sk-builtin-secret-value' }, 'still the built-in one’s');
@@ -133,7 +133,7 @@ suite('workspace consent', function () {
 
     // Revoked with ACP: Manage Workspace Agent Consent: its process stops, and the preset is back.
     const original = host.config.consent.picker;
-    host.config.consent.picker = async (decisions) => decisions.find((d) => d.name === 'Claude Code');
+    host.config.consent.picker = async (decisions) => decisions.find((d) => d.name === 'Claude Agent');
     try {
       await vscode.commands.executeCommand('acpHost.manageWorkspaceConsent');
     } finally {
@@ -141,7 +141,7 @@ suite('workspace consent', function () {
     }
     assert.strictEqual(controller.runtime.current, undefined, 'stopped');
     assert.deepStrictEqual(host.config.consent.decisions().map((d) => d.name), ['workspace-mcp']);
-    assert.strictEqual(host.agentChoices().find((a) => a.name === 'Claude Code')?.identity, builtin.identity);
+    assert.strictEqual(host.agentChoices().find((a) => a.name === 'Claude Agent')?.identity, builtin.identity);
     fs.rmSync(markers.claude);
 
     // The panel's Restart reuses the stopped process's definition: its launch refuses.
@@ -152,7 +152,7 @@ suite('workspace consent', function () {
     answer = undefined;
     await host.startSession();
     assert.strictEqual(asked.length, 2, 'asked again');
-    assert.deepStrictEqual(asked[1].proposals.map((p) => p.name), ['Claude Code']);
+    assert.deepStrictEqual(asked[1].proposals.map((p) => p.name), ['Claude Agent']);
     assert.ok(!fs.existsSync(markers.claude), 'revoked: it did not run again');
   });
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseEnvOutput, resolveLoginShellEnv } from '../../src/agent/environment';
+import { currentEnv, isHostInternal, parseEnvOutput, resolveLoginShellEnv, withoutHostInternals } from '../../src/agent/environment';
 import type { Env } from '../../src/agent/environment';
 
 /** No test may hang the run (node:test has no default timeout). */
@@ -43,6 +43,45 @@ describe('parseEnvOutput', () => {
     assert.equal(parseEnvOutput(`banner ${MARK}HOME=/home/me\0`), undefined);
     assert.equal(parseEnvOutput(`${MARK}${MARK}`), undefined);
     assert.equal(parseEnvOutput(''), undefined);
+  });
+});
+
+describe("the extension host's internals", () => {
+  // What the Electron extension host (and code-server's) has in its environment for itself.
+  const INTERNAL = [
+    'ELECTRON_RUN_AS_NODE', 'ELECTRON_NO_ASAR', 'ELECTRON_NO_ATTACH_CONSOLE', 'VSCODE_IPC_HOOK', 'VSCODE_IPC_HOOK_CLI',
+    'VSCODE_IPC_HOOK_EXTHOST', 'VSCODE_PID', 'VSCODE_CWD', 'VSCODE_NLS_CONFIG', 'VSCODE_ESM_ENTRYPOINT',
+    'VSCODE_HANDLES_UNCAUGHT_ERRORS', 'VSCODE_HANDLES_SIGPIPE', 'VSCODE_CRASH_REPORTER_PROCESS_TYPE', 'VSCODE_PARENT_PID',
+    'VSCODE_CODE_CACHE_PATH', 'VSCODE_L10N_BUNDLE_LOCATION', 'VSCODE_AGENT_FOLDER', 'VSCODE_EXTHOST_WILL_SEND_SOCKET',
+    'VSCODE_PORTABLE_EXTRA', 'SNAP', 'SNAP_NAME', 'SNAP_REVISION', 'GDK_PIXBUF_MODULE_FILE', 'CODE_SERVER_PARENT_PID',
+  ];
+  // The user's, even where a name looks alike; the few VSCODE_* that VS Code leaves to shells.
+  const USERS = ['PATH', 'HOME', 'NODE_OPTIONS', 'ELECTRON', 'SNAPSHOT_DIR', 'MY_VSCODE_PID', 'VSCODE', 'VSCODE_PORTABLE', 'VSCODE_SHELL_LOGIN', 'VSCODE_ENV_APPEND', 'ANTHROPIC_API_KEY'];
+
+  test('are told from the user\'s variables by name', TIMEOUT, () => {
+    assert.deepEqual(INTERNAL.filter((name) => !isHostInternal(name)), []);
+    assert.deepEqual(USERS.filter(isHostInternal), []);
+  });
+
+  test('withoutHostInternals keeps every other variable and its value', TIMEOUT, () => {
+    const env = Object.fromEntries([...INTERNAL, ...USERS].map((name) => [name, `value of ${name}`]));
+    assert.deepEqual(withoutHostInternals(env), Object.fromEntries(USERS.map((name) => [name, `value of ${name}`])));
+  });
+
+  test('currentEnv (what agents, terminals and MCP servers start from) has none of them', TIMEOUT, () => {
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, { ELECTRON_RUN_AS_NODE: '1', VSCODE_IPC_HOOK_CLI: '/tmp/vscode-ipc.sock', ACP_TEST_KEEP: 'kept' });
+      const env = currentEnv();
+      assert.equal('ELECTRON_RUN_AS_NODE' in env, false);
+      assert.equal('VSCODE_IPC_HOOK_CLI' in env, false);
+      assert.equal(env.ACP_TEST_KEEP, 'kept');
+    } finally {
+      for (const name of ['ELECTRON_RUN_AS_NODE', 'VSCODE_IPC_HOOK_CLI', 'ACP_TEST_KEEP']) {
+        if (name in saved) process.env[name] = saved[name];
+        else delete process.env[name];
+      }
+    }
   });
 });
 
@@ -97,6 +136,15 @@ echo "logout"`;
     for (const [key, value] of Object.entries(env)) {
       assert.equal(key.includes('\n') || key.includes(MARK) || value.includes(MARK), false, `banner leaked into ${JSON.stringify(key)}`);
     }
+  });
+
+  test("internals the login shell hands back are dropped; the user's variables stay", { ...TIMEOUT, skip: process.platform === 'win32' }, async () => {
+    const shell = script('leaky-sh', `export ELECTRON_RUN_AS_NODE=1 VSCODE_IPC_HOOK_CLI=/tmp/ipc.sock VSCODE_PID=42 FAKE_USER_VAR=mine
+for arg; do command=$arg; done
+/bin/sh -c "$command"`);
+    const env = await resolveLoginShellEnv(base(shell), 'linux');
+    assert.equal(env.FAKE_USER_VAR, 'mine');
+    assert.deepEqual(Object.keys(env).filter(isHostInternal), []);
   });
 
   test('bash, zsh and fish are also asked for an interactive shell (-i), where nvm is set up', { ...TIMEOUT, skip: process.platform === 'win32' }, async () => {

@@ -4,7 +4,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { ChildProcess } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -14,7 +13,7 @@ import { currentEnv } from '../../src/agent/environment';
 import { startAgent } from '../../src/agent/launch';
 import { TerminalManager } from '../../src/agent/terminals';
 import type { RunningAgent, StartOptions } from '../../src/agent/launch';
-import { processGroupAlive } from '../../src/agent/process';
+import { groupAlive } from '../../src/agent/groupSignals';
 import { agentMethods, clientMethods } from '../../src/protocol';
 import type { SessionNotification } from '../../src/protocol';
 import { alive } from './helpers/processes';
@@ -157,12 +156,12 @@ test('an agent whose children and orphaned grandchildren ignore SIGTERM: after s
     // The agent, 3 children and 3 grandchildren; two children have exited, orphaning theirs.
     assert.equal(pids.length, 7);
     await until('the two children that leave to be gone', () => (pids.filter(alive).length === 5 ? true : undefined));
-    const group = { pid: agent.process.pid } as ChildProcess;
-    assert.equal(processGroupAlive(group, false), true);
+    const group = agent.process.pid!;
+    assert.equal(groupAlive(group, false), true);
     agent.connection.dispose();
     const exit = await agent.process.shutdown({ graceMs: 300, termMs: 300 });
     assert.equal(exit.signal, 'SIGKILL');
-    await until('every process of the group to be gone', () => (!processGroupAlive(group, true) && pids.every((p) => !alive(p)) ? true : undefined), 10_000);
+    await until('every process of the group to be gone', () => (!groupAlive(group, true) && pids.every((p) => !alive(p)) ? true : undefined), 10_000);
   } finally {
     for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });

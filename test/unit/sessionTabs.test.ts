@@ -131,3 +131,29 @@ test('transcripts: saved when a turn ends, restored when the session is opened a
     await t.dispose();
   }
 });
+
+test("a renamed preset: its history, open tabs and transcripts move to the new name at once; other agents' stay", async () => {
+  const store = new SessionStore(new FakeMemento());
+  const old = (sessionId: string) => ({ agentName: 'Claude Code', sessionId });
+  const entries = [{ kind: 'user' as const, text: 'hello', attachments: [] }];
+  await store.remember({ agentName: 'Codex', sessionId: 'c1' }, 'codex work', new Date('2026-01-01'));
+  await store.remember(old('a'), 'older claude work', new Date('2026-01-02'));
+  await store.remember(old('b'), 'claude work', new Date('2026-01-03'));
+  await store.saveTranscript(old('b'), entries);
+  await store.setOpenTabs([old('b'), { agentName: 'Codex', sessionId: 'c1' }], old('b'));
+
+  const written = store.renameAgent('Claude Code', 'Claude Agent');
+  // Read before the writes settle: a window restoring its tabs right after sees the new name.
+
+  assert.deepEqual(store.records().map((r) => [r.agentName, r.sessionId, r.title]), [
+    ['Claude Agent', 'b', 'claude work'],
+    ['Claude Agent', 'a', 'older claude work'],
+    ['Codex', 'c1', 'codex work'],
+  ]);
+  assert.deepEqual(store.openTabs().tabs.map((r) => [r.agentName, r.sessionId]), [['Claude Agent', 'b'], ['Codex', 'c1']]);
+  assert.deepEqual(store.openTabs().shown, { agentName: 'Claude Agent', sessionId: 'b' });
+  assert.deepEqual(store.transcript({ agentName: 'Claude Agent', sessionId: 'b' }), entries);
+  assert.equal(store.transcript(old('b')), undefined, 'the old key is gone');
+  assert.deepEqual(store.records('Claude Code'), []);
+  await written;
+});

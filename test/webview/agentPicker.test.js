@@ -11,7 +11,7 @@ test.before(async () => { env = await h.launch(); });
 test.after(async () => { await env?.close(); });
 
 const intents = async (page) => (await h.posted(page)).filter((m) => m.type !== 'ready');
-const AGENTS = ['Demo agent', 'Claude Code', 'Codex', 'Gemini CLI', 'My agent'];
+const AGENTS = ['Demo agent', 'Claude Agent', 'Codex', 'Gemini CLI', 'My agent'];
 
 test('agent picker: hidden without a list, shows the current agent, change posts chooseAgent', async () => {
   await h.withPanel(env, {}, async (page) => {

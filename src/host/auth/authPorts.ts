@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import { launchIdentity } from '../../runtime/agentIdentity';
 import type { SecretOwner } from '../../runtime/agentIdentity';
+import { agentPresets } from '../../runtime/presets';
 import type { LoginTerminalResult, LoginTerminalSpec } from '../../runtime/ports';
 import { legacySecretKey, planMigration, readIndex, readLegacyIndex, secretKey, varsOf, withVar } from './secretIndex';
 import type { SecretIndex } from './secretIndex';
@@ -93,8 +95,39 @@ export class AgentSecrets {
    * A failure is logged: the old entries then stay unread, which gives no agent anything.
    */
   private migrate(): Promise<void> {
-    this.migrated ??= this.moveLegacy().catch((error: Error) => this.log(`Could not move the stored agent secrets to their agents: ${error.message}`));
+    this.migrated ??= this.moveLegacy().then(() => this.moveRenamedPresets()).catch((error: Error) => this.log(`Could not move the stored agent secrets to their agents: ${error.message}`));
     return this.migrated;
+  }
+
+  /**
+   * Secrets of a preset stored under a name it had before (the built-in "Claude Code", now
+   * "Claude Agent") go to its current name; a variable the new name has already keeps its value.
+   * A user's own agent that still goes by the former name has an identity of its own: untouched.
+   * Public for the integration tests; runs once with `migrate`, before any secret is read.
+   */
+  async moveRenamedPresets(): Promise<void> {
+    const builtin = launchIdentity({ kind: 'builtin' }, '', []);
+    let index = this.index();
+    for (const { name, formerNames } of agentPresets()) {
+      for (const former of formerNames) {
+        const from = { name: former, identity: builtin };
+        const to = { name, identity: builtin };
+        const vars = varsOf(index, from);
+        if (vars.length === 0) continue;
+        const kept = new Set(varsOf(index, to));
+        for (const varName of vars) {
+          const value = await this.context.secrets.get(secretKey(from, varName));
+          if (value !== undefined && !kept.has(varName)) {
+            await this.context.secrets.store(secretKey(to, varName), value);
+            index = withVar(index, to, varName);
+          }
+          await this.context.secrets.delete(secretKey(from, varName));
+        }
+        index = index.filter((entry) => !(entry.name === former && entry.identity === builtin));
+        await this.context.globalState.update(INDEX_KEY, index);
+        this.log(`Stored secrets of ${former} now belong to ${name}, its new name`);
+      }
+    }
   }
 
   private async moveLegacy(): Promise<void> {

@@ -10,6 +10,7 @@ import type { AgentDefinition, ControllerSettings } from '../../runtime/ports';
 import type { McpServer } from '../../protocol';
 import { buildMcpServers, parseMcpServerSettings } from '../../runtime/mcpServers';
 import type { McpServerSetting } from '../../runtime/mcpServers';
+import { npxDirectory } from '../../runtime/npxDirectory';
 import { agentPresets, commandLine, notFoundHint } from '../../runtime/presets';
 import type { AgentPreset } from '../../runtime/presets';
 import { parseAgentSettings } from './agentSettings';
@@ -73,11 +74,17 @@ function configuredAgent(entry: AgentSetting, origin: AgentOrigin, baseEnv: () =
   };
 }
 
-function presetAgent(preset: AgentPreset, baseEnv: () => Promise<Env>): AgentChoice {
+/** An npx preset starts outside the workspace (npxDirectory.ts); its sessions are opened in the workspace all the same. */
+function presetAgent(preset: AgentPreset, baseEnv: () => Promise<Env>, storageRoot: string): AgentChoice {
+  const agent = configuredAgent({ name: preset.name, command: preset.command, args: preset.args, env: {} }, BUILTIN, baseEnv);
   return {
-    ...configuredAgent({ name: preset.name, command: preset.command, args: preset.args, env: {} }, BUILTIN, baseEnv),
+    ...agent,
     fallbackArgs: preset.fallbackArgs,
     notFoundHint: notFoundHint(preset.install),
+    launch: async () => {
+      const spec = await agent.launch();
+      return preset.outsideWorkspace ? { ...spec, cwd: npxDirectory(storageRoot) } : spec;
+    },
   };
 }
 
@@ -102,10 +109,12 @@ export class AgentConfig implements vscode.Disposable {
   /** The user's consent to the workspace's values. Public: integration tests replace its prompter and picker. */
   readonly consent: WorkspaceConsent;
 
+  /** `storageRoot`: the extension's global storage, where npx presets run (npxDirectory.ts). */
   constructor(
     private readonly extensionPath: string,
     state: vscode.Memento,
     log: (message: string) => void,
+    private readonly storageRoot: string,
   ) {
     this.consent = new WorkspaceConsent(state, log);
   }
@@ -118,16 +127,24 @@ export class AgentConfig implements vscode.Disposable {
    */
   agents(report: (message: string) => void): AgentChoice[] {
     const read = this.readAgents(report);
-    const agents = [demoAgent(this.extensionPath), ...agentPresets().map((p) => presetAgent(p, this.baseEnv))];
+    const presets = agentPresets();
+    const agents = [demoAgent(this.extensionPath), ...presets.map((p) => presetAgent(p, this.baseEnv, this.storageRoot))];
+    // A name a preset had before is the preset's place (settings written for an older release);
+    // the entry keeps its own name there: what the user saved under it stays theirs.
+    const formerly = new Map(presets.flatMap((p) => p.formerNames.map((former) => [former, p.name])));
+    const placeOf = (name: string) => {
+      const at = agents.findIndex((a) => a.name === name);
+      return at !== -1 ? at : agents.findIndex((a) => a.name === formerly.get(name));
+    };
     const place = (agent: AgentChoice) => {
-      const at = agents.findIndex((a) => a.name === agent.name);
+      const at = placeOf(agent.name);
       if (at === -1) agents.push(agent);
       else agents[at] = agent;
     };
     for (const entry of read.user) place(configuredAgent(entry, { kind: 'user' }, this.baseEnv));
     for (const proposal of read.proposals) {
       const status = this.consent.status(proposal);
-      const existing = agents.find((a) => a.name === proposal.name);
+      const existing = agents[placeOf(proposal.name)];
       if (status !== 'allowed') this.consent.note(proposal, existing ? `Meanwhile ${proposal.name} runs ${existing.commandLine}.` : '');
       if (status === 'allowed') place(this.workspaceAgent(proposal, 'from this workspace’s settings'));
       else if (status === 'pending' && !existing) place(this.workspaceAgent(proposal, 'from this workspace’s settings: asks before it runs'));
@@ -168,7 +185,7 @@ export class AgentConfig implements vscode.Disposable {
     const proposals: Proposal[] = [...agents.proposals.filter((p) => p.name === agentName), ...this.readMcpServers(quiet).proposals, ...this.readEnvironment().proposals];
     return this.consent.ask(proposals, (name) => {
       if (agents.user.some((a) => a.name === name)) return 'your own';
-      return agentPresets().some((p) => p.name === name) ? 'the built-in' : undefined;
+      return agentPresets().some((p) => p.name === name || p.formerNames.includes(name)) ? 'the built-in' : undefined;
     });
   }
 
@@ -180,7 +197,8 @@ export class AgentConfig implements vscode.Disposable {
   ownIdentity(name: string): string | undefined {
     const own = this.readAgents(() => undefined).user.find((a) => a.name === name);
     if (own) return launchIdentity({ kind: 'user' }, own.command, own.args);
-    const builtin = name === DEMO_AGENT_NAME || agentPresets().some((p) => p.name === name);
+    // Secrets stored under a preset's former name are the preset's (auth/authPorts.ts moves them to its name).
+    const builtin = name === DEMO_AGENT_NAME || agentPresets().some((p) => p.name === name || p.formerNames.includes(name));
     return builtin ? launchIdentity(BUILTIN, '', []) : undefined;
   }
 

@@ -110,6 +110,30 @@ export class SessionStore implements TabStore {
     return { tabs, shown: saved.shown };
   }
 
+  /**
+   * Moves what is kept of one agent's sessions to another name (a preset renamed): the history,
+   * the open tabs and the transcripts. Every update is made before this returns (a memento
+   * changes at once; only the writing to disk is awaited), so a read right after sees the new name.
+   */
+  renameAgent(from: string, to: string): Thenable<unknown> {
+    const saved = this.read();
+    const rename = <T extends SessionRef>(ref: T): T => (ref.agentName === from ? { ...ref, agentName: to } : ref);
+    const moved = [...saved.records, ...saved.open].filter((ref) => ref.agentName === from);
+    if (moved.length === 0) return Promise.resolve();
+    const writes: Thenable<void>[] = [];
+    for (const ref of moved) {
+      const transcript = this.memento.get(transcriptKey(ref));
+      if (transcript === undefined) continue;
+      // One the new name already has is the newer.
+      if (this.memento.get(transcriptKey(rename(ref))) === undefined) writes.push(this.memento.update(transcriptKey(rename(ref)), transcript));
+      writes.push(this.memento.update(transcriptKey(ref), undefined));
+    }
+    // A session known under both names is kept once, as its newest record.
+    const records = saved.records.map(rename).filter((r, i, all) => all.findIndex((o) => same(o, r)) === i);
+    writes.push(this.write({ records, open: saved.open.map(rename), shown: saved.shown && rename(saved.shown) }));
+    return Promise.all(writes);
+  }
+
   setOpenTabs(open: SessionRef[], shown: SessionRef | undefined): Thenable<void> {
     const saved = this.read();
     return this.write({ ...saved, open: open.map(({ agentName, sessionId }) => ({ agentName, sessionId })), shown: shown && { agentName: shown.agentName, sessionId: shown.sessionId } });

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ConnectionLog } from '../../agent/connection';
+import { withoutHostInternals } from '../../agent/environment';
 import type { Env } from '../../agent/environment';
 import { TerminalManager } from '../../agent/terminals';
 import type { CreateTerminalOptions, TerminalExit, TerminalSnapshot } from '../../agent/terminals';
@@ -110,11 +111,9 @@ export class TerminalPort implements TerminalPortContract {
     return this.manager.pid(terminalId);
   }
 
+  /** Commands must not inherit the extension host's internals (ELECTRON_RUN_AS_NODE, its IPC handles…), whatever the base. */
   private async environment(): Promise<Env> {
-    const env = { ...(await this.options.baseEnv()) };
-    // The extension host runs as Node inside Electron: commands must not inherit that.
-    delete env.ELECTRON_RUN_AS_NODE;
-    return env;
+    return withoutHostInternals(await this.options.baseEnv());
   }
 
   /** Absent or null: the session cwd. Otherwise an existing directory inside the workspace, or -32602. */
