@@ -241,6 +241,7 @@ async function stubbornWindow() {
     await frame.locator('#prompt').press('Enter');
     await frame.locator('.entry-agent', { hasText: '"terminalChild"' }).waitFor({ timeout: 60000 });
     const recorded = JSON.parse(fs.readFileSync(pidFile, 'utf8'));
+    fs.rmSync(path.dirname(pidFile), { recursive: true, force: true });
     const pids = ownPids(recorded);
     assert.equal(pids.length, 4, JSON.stringify(recorded));
     assert.ok(pids.every(processAlive), JSON.stringify(recorded));
@@ -253,6 +254,7 @@ async function stubbornWindow() {
     } catch {
       // No pid file: nothing was recorded.
     }
+    fs.rmSync(path.dirname(pidFile), { recursive: true, force: true });
     throw error;
   }
 }
