@@ -191,6 +191,11 @@ export class SecretScrubber {
     return redactKnown(value, this.known(), how);
   }
 
+  /** Every value it masks, longest first. */
+  knownValues(): readonly string[] {
+    return this.known();
+  }
+
   private known(): string[] {
     this.sorted ??= longestFirst([...this.values]);
     return this.sorted;
@@ -216,10 +221,12 @@ export class SecretScrubbers {
     return scrubber;
   }
 
-  /** For what all agents share (the log): no agent's secret shows. */
+  /**
+   * For what all agents share (the log, the audit log): no agent's secret shows. All agents'
+   * secrets are masked in one pass, longest first: one agent's short secret inside another's
+   * longer one must not be masked first, leaving the rest of the longer one in the clear.
+   */
   scrub(text: string): string {
-    let out = text;
-    for (const scrubber of this.byAgent.values()) out = scrubber.scrub(out);
-    return out;
+    return maskIn(text, longestFirst([...this.byAgent.values()].flatMap((s) => s.knownValues())), MASK);
   }
 }

@@ -9,8 +9,8 @@ import type { AgentDefinition, AgentPorts, ControllerSettings } from '../runtime
 import { attachmentLabel, promptBlocks, promptCaps, refusal } from './attachments';
 import type { Attachment, NewAttachment } from './attachments';
 import { Elicitations } from './elicitations';
-import { foldUpdate } from './fold';
 import type { ElicitationAction } from './elicitations';
+import { foldUpdate } from './fold';
 import { SessionLifecycle } from './lifecycle';
 import { PolicyGate } from './policyGate';
 import { askAudited } from './permissionAudit';

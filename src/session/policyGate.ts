@@ -19,6 +19,8 @@ interface Subject {
   verb: 'write' | 'read' | 'run';
   /** The path (absolute, as the agent named it) or the command line. */
   target: string;
+  /** How the card shows it: workspace-relative for a path. */
+  shown: string;
   toolKind: 'edit' | 'read' | 'execute';
 }
 
@@ -48,13 +50,13 @@ export class PolicyGate {
   async readTextFile(request: ReadTextFileRequest, serve: (request: ReadTextFileRequest) => Promise<string>): Promise<string> {
     const paths = await this.port?.relativePaths(request.path);
     // No paths: a path confinement refuses, which serving answers (-32602) without a question.
-    if (paths) await this.check({ kind: 'read', paths }, { kind: 'read', sessionId: request.sessionId, verb: 'read', target: request.path, toolKind: 'read' });
+    if (paths) await this.check({ kind: 'read', paths }, { kind: 'read', sessionId: request.sessionId, verb: 'read', target: request.path, shown: paths[0] ?? request.path, toolKind: 'read' });
     return serve(request);
   }
 
   async writeTextFile(request: WriteTextFileRequest, serve: (request: WriteTextFileRequest) => Promise<void>): Promise<void> {
     const paths = await this.port?.relativePaths(request.path);
-    if (paths) await this.check({ kind: 'write', paths }, { kind: 'write', sessionId: request.sessionId, verb: 'write', target: request.path, toolKind: 'edit' }, await this.port!.writeConcern?.(request));
+    if (paths) await this.check({ kind: 'write', paths }, { kind: 'write', sessionId: request.sessionId, verb: 'write', target: request.path, shown: paths[0] ?? request.path, toolKind: 'edit' }, await this.port!.writeConcern?.(request));
     return serve(request);
   }
 
@@ -65,7 +67,7 @@ export class PolicyGate {
     return {
       create: async (request) => {
         const line = commandLine(request.command, request.args ?? []);
-        await this.check({ kind: 'terminal', paths: [], command: line }, { kind: 'terminal', sessionId: request.sessionId, verb: 'run', target: line, toolKind: 'execute' });
+        await this.check({ kind: 'terminal', paths: [], command: line }, { kind: 'terminal', sessionId: request.sessionId, verb: 'run', target: line, shown: line, toolKind: 'execute' });
         return terminals.create(request);
       },
       output: (request) => terminals.output(request),
@@ -156,16 +158,16 @@ export class PolicyGate {
   private async ask(subject: Subject, why: string, rememberable: boolean): Promise<HostAnswer> {
     const related = relatedTool(this.transcript.entries, subject);
     const toolCallId = related ?? `acp-host-ask-${this.nextAsk++}`;
-    const toolCall = related ? { toolCallId } : { toolCallId, title: `${capitalise(subject.verb)} ${subject.target}`, kind: subject.toolKind, status: 'pending' as const };
+    const toolCall = related ? { toolCallId } : { toolCallId, title: `${capitalise(subject.verb)} ${subject.shown}`, kind: subject.toolKind, status: 'pending' as const };
     const options = rememberable ? HOST_ASK_OPTIONS : HOST_ASK_ONCE_OPTIONS;
     const offered = options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
-    const response = await this.transcript.askPermission(toolCall, offered, `ACP Host asks before ${this.agentName} may ${subject.verb} ${subject.target}: ${why}`);
+    const response = await this.transcript.askPermission(toolCall, offered, `ACP Host asks before ${this.agentName} may ${subject.verb} ${subject.shown}: ${why}`);
     const chosen = response.outcome.outcome === 'selected' ? options.find((o) => o.optionId === (response.outcome as { optionId: string }).optionId) : undefined;
     const answer: HostAnswer = chosen?.answer ?? 'cancelled';
     const allowed = answer !== 'deny' && answer !== 'cancelled';
     this.transcript.notePolicy(
       related ? { toolCallId } : { toolCallId, status: allowed ? 'completed' : 'failed' },
-      `ACP Host asked before ${this.agentName} could ${subject.verb} ${subject.target}: ${chosen ? `"${chosen.name}"` : 'no answer (cancelled)'}`,
+      `ACP Host asked before ${this.agentName} could ${subject.verb} ${subject.shown}: ${chosen ? `"${chosen.name}"` : 'no answer (cancelled)'}`,
     );
     return answer;
   }

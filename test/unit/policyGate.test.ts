@@ -59,7 +59,7 @@ test('a write to a protected path asks on a card of its own; Deny answers the ag
   const pending = writeFile(`${ROOT}/.vscode/settings.json`);
   const card = await waitingCard(transcript);
   assert.deepEqual(card.permission?.map((o) => o.name), ['Allow once', 'Allow for this session', 'Always in this workspace', 'Deny']);
-  assert.match(card.policyNote ?? '', /ACP Host asks before Fake may write \/ws\/\.vscode\/settings\.json: it is a protected path \(\*\*\/\.vscode\/\*\*\)/);
+  assert.match(card.policyNote ?? '', /ACP Host asks before Fake may write \.vscode\/settings\.json: it is a protected path \(\*\*\/\.vscode\/\*\*\)/);
   assert.ok(transcript.answerPermission(card.toolCallId, 'acp-host:deny'));
   await assert.rejects(pending, (error: RpcError) => error instanceof RpcError && error.code === ErrorCodes.InternalError && /refused to write \/ws\/\.vscode\/settings\.json: the user denied it\. Nothing was done\./.test(error.message));
   assert.deepEqual(served, []);

@@ -203,3 +203,10 @@ test('what the agent says with a secret it was given is masked in the saved sess
     await tabs.dispose();
   }
 });
+
+test('the shared scrub masks every agent\'s secrets longest first: one agent\'s short secret inside another\'s does not leave the rest of it showing', () => {
+  const all = new SecretScrubbers();
+  all.for('A').add('secret');
+  all.for('B').add('sk-audit-secret-4242');
+  assert.equal(all.scrub('token sk-audit-secret-4242 and secret'), 'token *** and ***');
+});
