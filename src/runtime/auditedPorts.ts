@@ -5,6 +5,7 @@
 import type { NewAuditEvent } from '../audit/auditEvent';
 import type { CreateTerminalRequest, ReadTextFileRequest, WriteTextFileRequest } from '../protocol';
 import { ErrorCodes, RpcError } from '../protocol/errors';
+import { withCreate } from './ports';
 import type { AgentPorts, TerminalPort } from './ports';
 import { commandLine } from './presets';
 
@@ -53,26 +54,19 @@ export function auditWrites(write: (request: WriteTextFileRequest) => Promise<vo
 
 /** `terminal/create` is recorded (the command line, its cwd, the names of the env it sets: never their values); the other terminal methods are not. */
 export function auditTerminals(port: TerminalPort, record: AuditRecorder): TerminalPort {
-  return {
-    create: async (request) => {
-      const event = { kind: 'terminal', sessionId: request.sessionId, target: terminalCommand(request) } as const;
-      const setting = terminalSetting(request);
-      try {
-        const created = await port.create(request);
-        record({ ...event, decision: 'allowed', by: 'default', ...(setting ? { detail: setting } : {}) });
-        return created;
-      } catch (error) {
-        const failed = outcome(error);
-        record({ ...event, ...failed, detail: [failed.detail, setting].filter(Boolean).join('; ') });
-        throw error;
-      }
-    },
-    output: (request) => port.output(request),
-    waitForExit: (request) => port.waitForExit(request),
-    kill: (request) => port.kill(request),
-    release: (request) => port.release(request),
-    dispose: () => port.dispose?.(),
-  };
+  return withCreate(port, async (request) => {
+    const event = { kind: 'terminal', sessionId: request.sessionId, target: terminalCommand(request) } as const;
+    const setting = terminalSetting(request);
+    try {
+      const created = await port.create(request);
+      record({ ...event, decision: 'allowed', by: 'default', ...(setting ? { detail: setting } : {}) });
+      return created;
+    } catch (error) {
+      const failed = outcome(error);
+      record({ ...event, ...failed, detail: [failed.detail, setting].filter(Boolean).join('; ') });
+      throw error;
+    }
+  });
 }
 
 /** With arguments, the program and its quoted arguments; without, the shell line as the agent gave it. */

@@ -36,6 +36,21 @@ export interface TerminalPort {
 }
 
 /**
+ * `port` with another `create` (one that checks or records first); every other method goes to
+ * `port`, one by one: a spread would leave a class's methods behind.
+ */
+export function withCreate(port: TerminalPort, create: TerminalPort['create']): TerminalPort {
+  return {
+    create,
+    output: (request) => port.output(request),
+    waitForExit: (request) => port.waitForExit(request),
+    kill: (request) => port.kill(request),
+    release: (request) => port.release(request),
+    dispose: port.dispose && (() => port.dispose!()),
+  };
+}
+
+/**
  * A `terminal` auth method, ready to run: the agent's own command and launch config with the
  * method's args added and its env laid over (ACP §6). `env` may hold secrets: never log it.
  */

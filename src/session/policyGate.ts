@@ -7,6 +7,7 @@ import type { PolicyLayers, Verdict } from '../policy/policy';
 import { RuleSet, describeRule, exactCommandPattern, exactPathGlob } from '../policy/rules';
 import type { PolicyRequest, Rule, SourcedRule } from '../policy/rules';
 import { commandLine } from '../runtime/presets';
+import { withCreate } from '../runtime/ports';
 import type { PolicyPort, TerminalPort } from '../runtime/ports';
 import { HOST_ASK_OPTIONS, HOST_ASK_ONCE_OPTIONS, describeReason, pickOption, relatedTool } from './policyCards';
 import type { HostAnswer } from './policyCards';
@@ -63,19 +64,11 @@ export class PolicyGate {
   /** The session's terminals, with `terminal/create` passing the policy first. */
   terminals(terminals: TerminalPort | undefined): TerminalPort | undefined {
     if (!terminals || !this.port) return terminals;
-    // Delegated one by one: the port is a class, whose methods a spread would leave behind.
-    return {
-      create: async (request) => {
-        const line = commandLine(request.command, request.args ?? []);
-        await this.check({ kind: 'terminal', paths: [], command: line }, { kind: 'terminal', sessionId: request.sessionId, verb: 'run', target: line, shown: line, toolKind: 'execute' });
-        return terminals.create(request);
-      },
-      output: (request) => terminals.output(request),
-      waitForExit: (request) => terminals.waitForExit(request),
-      kill: (request) => terminals.kill(request),
-      release: (request) => terminals.release(request),
-      dispose: terminals.dispose && (() => terminals.dispose!()),
-    };
+    return withCreate(terminals, async (request) => {
+      const line = commandLine(request.command, request.args ?? []);
+      await this.check({ kind: 'terminal', paths: [], command: line }, { kind: 'terminal', sessionId: request.sessionId, verb: 'run', target: line, shown: line, toolKind: 'execute' });
+      return terminals.create(request);
+    });
   }
 
   /**

@@ -1,5 +1,6 @@
-import { promises as fs } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
+import { realpathOfExistingPart } from './realPaths';
 
 /**
  * The forms of `requested` the policy matches its globs against: relative to the workspace
@@ -7,10 +8,12 @@ import * as path from 'node:path';
  * `notes.txt` that points at `.git/hooks/pre-commit` is a write to the hook). A path in no folder
  * keeps its absolute form without the root (`home/me/.ssh/config`), so `**`-globs still see it.
  */
-export async function policyPaths(requested: string, roots: readonly string[], realpath: (p: string) => Promise<string> = fs.realpath): Promise<string[]> {
+export async function policyPaths(requested: string, roots: readonly string[]): Promise<string[]> {
   const named = path.resolve(requested);
-  const real = await realOf(named, realpath);
-  const allRoots = [...roots.map((r) => path.resolve(r)), ...(await Promise.all(roots.map((r) => realOf(path.resolve(r), realpath))))];
+  // A path that cannot be followed (a loop, a dangling link) is confinement's to refuse: here it stays as named.
+  const real = await realpathOfExistingPart(named).catch(() => named);
+  const resolved = roots.map((r) => path.resolve(r));
+  const allRoots = [...resolved, ...(await Promise.all(resolved.map((r) => realpath(r).catch(() => r))))];
   const forms = new Set<string>();
   for (const candidate of [named, real]) forms.add(relativeForm(candidate, allRoots));
   return [...forms];
@@ -22,20 +25,4 @@ function relativeForm(absolute: string, roots: readonly string[]): string {
     if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
   }
   return absolute.slice(path.parse(absolute).root.length).split(path.sep).join('/');
-}
-
-/** The real path of `absolute`: of its nearest existing ancestor, with the rest (not yet created) appended. */
-async function realOf(absolute: string, realpath: (p: string) => Promise<string>): Promise<string> {
-  const rest: string[] = [];
-  let at = absolute;
-  for (;;) {
-    try {
-      return path.join(await realpath(at), ...rest.reverse());
-    } catch {
-      const parent = path.dirname(at);
-      if (parent === at) return absolute;
-      rest.push(path.basename(at));
-      at = parent;
-    }
-  }
 }

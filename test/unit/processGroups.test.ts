@@ -5,6 +5,8 @@
 import test, { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -61,6 +63,14 @@ function fakeSystem() {
     runSync: (file, args) => void calls.push(`runSync ${file} ${args.join(' ')}`),
   };
   return { calls, system };
+}
+
+/** What a child process first writes to its stdout. */
+function firstOutput(child: ChildProcessByStdio<null, Readable, null>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.stdout.once('data', (d: Buffer) => resolve(String(d)));
+  });
 }
 
 describe('signalling a group', () => {
@@ -208,10 +218,7 @@ leader.stdout.once('data', (d) => {
     const host = spawn(process.execPath, ['-e', EXITING_HOST], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, STUBBORN } });
     let pids: number[] = [];
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        host.on('error', reject);
-        host.stdout.once('data', (d: Buffer) => resolve(String(d)));
-      });
+      const line = await firstOutput(host);
       pids = line.trim().split(' ').map(Number);
       assert.equal(pids.length, 2);
       if (host.exitCode === null) await new Promise((resolve) => host.once('exit', resolve));
@@ -238,10 +245,7 @@ setInterval(() => {}, 1 << 30);`;
     const host = spawn(process.execPath, ['-e', FAKE_HOST], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, STUBBORN } });
     let pids: number[] = [];
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        host.on('error', reject);
-        host.stdout.once('data', (d: Buffer) => resolve(String(d)));
-      });
+      const line = await firstOutput(host);
       const { group, watchdog } = JSON.parse(line) as { group: number[]; watchdog: number };
       pids = [...group, watchdog];
       assert.ok(isGroupPid(watchdog), 'the watchdog runs');

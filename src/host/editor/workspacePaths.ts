@@ -1,12 +1,9 @@
-import * as path from 'node:path';
-import { lstat, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ConnectionLog } from '../../agent/connection';
 import { RpcError } from '../../protocol/errors';
 import { checkAgentPath, isInside } from '../../workspace/pathPolicy';
-
-/** Why a path was refused; thrown from inside the symlink walk and turned into -32602 below. */
-class Refusal extends Error {}
+import { PathRefusal, realpathOfExistingPart } from '../../workspace/realPaths';
 
 /**
  * Confines an agent's path to the workspace. The form is checked first (pathPolicy.ts: absolute,
@@ -32,7 +29,7 @@ export async function resolveWorkspacePath(requested: string, log?: Pick<Connect
   try {
     real = await realpathOfExistingPart(form.path);
   } catch (error) {
-    if (error instanceof Refusal) throw refuse(error.message);
+    if (error instanceof PathRefusal) throw refuse(error.message);
     throw error;
   }
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
@@ -41,27 +38,4 @@ export async function resolveWorkspacePath(requested: string, log?: Pick<Connect
     if (isInside(root, real)) return vscode.Uri.file(real);
   }
   throw refuse('it is outside the workspace folders');
-}
-
-/**
- * realpath of `p`; for a path that does not exist yet, realpath of its nearest existing parent
- * plus the rest. A name that exists but cannot be followed (a dangling symlink, a loop) is
- * refused: writing through a dangling symlink would create its target, wherever that is.
- */
-async function realpathOfExistingPart(p: string): Promise<string> {
-  try {
-    return await realpath(p);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new Refusal('it goes through a symlink loop');
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new Refusal(`it cannot be resolved (${code ?? String(error)})`);
-    const exists = await lstat(p).then(
-      () => true,
-      () => false,
-    );
-    if (exists) throw new Refusal('it is a symlink whose target does not exist');
-    const parent = path.dirname(p);
-    if (parent === p) return p;
-    return path.join(await realpathOfExistingPart(parent), path.basename(p));
-  }
 }
