@@ -40,7 +40,7 @@ export function agentPorts(from: PortSources, owner: (() => AgentSession | undef
     ...audit.ports(agentName, {
       read: async (request, onSource) => {
         const text = await readTextFile(request, logs.connectionLog, onSource);
-        policy.markRead(request.path);
+        await policy.markRead(request.path);
         return text;
       },
       write: (request) => writeTextFile(request, logs.connectionLog, (uri) => reviewer.beforeWrite(uri)),

@@ -60,15 +60,15 @@ export class HostPolicy implements PolicyPort, vscode.Disposable {
   }
 
   async writeConcern(request: WriteTextFileRequest): Promise<string | undefined> {
-    const doc = this.openDocument(request.path);
+    const doc = await this.openDocument(request.path);
     if (!doc?.isDirty || this.readMarks.get(doc.uri.toString()) === doc.version) return undefined;
     const seen = this.readMarks.has(doc.uri.toString()) ? 'made since the agent last read it' : 'that the agent has not read';
     return `its editor has unsaved changes ${seen}; the write replaces them (Undo in the editor brings them back)`;
   }
 
   /** The agent read `path`: if it is open, what it saw is that version. */
-  markRead(path: string): void {
-    const doc = this.openDocument(path);
+  async markRead(path: string): Promise<void> {
+    const doc = await this.openDocument(path);
     if (!doc) return;
     const key = doc.uri.toString();
     this.readMarks.delete(key);
@@ -85,8 +85,9 @@ export class HostPolicy implements PolicyPort, vscode.Disposable {
     this.byAgent.clear();
   }
 
-  private openDocument(path: string): vscode.TextDocument | undefined {
-    const uri = vscode.Uri.file(path).toString();
-    return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+  /** The open document `path` is read from and written to: that of its confined real path, as the reader and writer find it. */
+  private async openDocument(path: string): Promise<vscode.TextDocument | undefined> {
+    const uri = (await resolveWorkspacePath(path).catch(() => undefined))?.toString();
+    return uri === undefined ? undefined : vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
   }
 }
