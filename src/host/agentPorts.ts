@@ -34,7 +34,7 @@ export function agentPorts(from: PortSources, owner: (() => AgentSession | undef
     baseEnv: config.baseEnv,
     workspaceFolder,
     log: logs.connectionLog,
-    onUpdate: (terminalId, state) => owner?.()?.transcript.updateTerminal(terminalId, state),
+    onUpdate: (terminalId, state) => owner?.()?.transcript.tools.updateTerminal(terminalId, state),
   });
   return {
     ...audit.ports(agentName, {

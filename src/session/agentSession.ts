@@ -222,7 +222,7 @@ export class AgentSession {
     const target = this.target();
     if (!target || this.status.phase !== 'prompting') return;
     await target.connection.notify(agentMethods.sessionCancel, { sessionId: target.sessionId });
-    this.transcript.cancelWaiting();
+    this.transcript.questions.cancelWaiting();
   }
 
   /** The user's answer to an elicitation form; an `accept` that does not fit the form keeps it open, with the reason shown. */
@@ -232,7 +232,7 @@ export class AgentSession {
 
   /** The user's choice on a permission card; a choice the agent did not offer is refused (logged, nothing sent). */
   choosePermission(toolCallId: string, optionId: string): void {
-    if (!this.transcript.answerPermission(toolCallId, optionId)) {
+    if (!this.transcript.questions.answerPermission(toolCallId, optionId)) {
       this.ports.log.warn(`Ignored a permission answer for ${toolCallId}: nothing asked there offers ${JSON.stringify(optionId)}`);
     }
   }
@@ -269,7 +269,7 @@ export class AgentSession {
       if (error instanceof ConnectionClosedError) await Promise.race([running.process.exited, delay(2000)]);
       if (this.lifecycle.running === running) this.transcript.addError(`The turn failed: ${(error as Error).message}`);
     } finally {
-      this.transcript.cancelWaiting();
+      this.transcript.questions.cancelWaiting();
       if (this.lifecycle.running === running && this.status.phase === 'prompting') this.setStatus({ phase: 'ready' });
     }
     return 'done';

@@ -36,7 +36,7 @@ export class Elicitations {
     }
     if (unsupported.length > 0) this.log.info(`Elicitation: left out optional fields of unknown types (${unsupported.map((u) => u.name).join(', ')})`);
     const requestKey = `elicitation-${this.nextKey++}`;
-    return this.transcript.addElicitation({
+    return this.transcript.questions.addElicitation({
       requestKey,
       agentName: this.agentName,
       message: request.message,
@@ -51,9 +51,9 @@ export class Elicitations {
    * pending and shows why. Returns whether the agent got an answer.
    */
   answer(requestKey: string, action: ElicitationAction, content?: unknown): boolean {
-    const form = this.transcript.waitingForm(requestKey);
+    const form = this.transcript.questions.waitingForm(requestKey);
     if (!form) return false;
-    if (action !== 'accept') return this.transcript.answerElicitation(requestKey, { action }, action === 'decline' ? 'declined' : 'cancelled');
+    if (action !== 'accept') return this.transcript.questions.answerElicitation(requestKey, { action }, action === 'decline' ? 'declined' : 'cancelled');
     const checked = checkContent(form.fields, content ?? {});
     if (!checked.ok) {
       const titles = new Map(form.fields.map((f) => [f.name, f.title]));
@@ -61,7 +61,7 @@ export class Elicitations {
         .map(([name, problem]) => (name ? `${titles.get(name) ?? name}: ${problem}` : problem))
         .join('; ');
       this.log.warn(`Refused an invalid answer to ${requestKey}: ${error}`);
-      this.transcript.updateElicitation(requestKey, { error });
+      this.transcript.questions.updateElicitation(requestKey, { error });
       return false;
     }
     // Accepted all the same (the check is advisory there), and said so: the agent checks its own pattern.
@@ -69,6 +69,6 @@ export class Elicitations {
       const why = uncheckedPattern(field, checked.content[field.name]);
       if (why) this.log.warn(`Elicitation ${requestKey}: the answer to ${JSON.stringify(field.title)} was sent without checking its pattern (${why}).`);
     }
-    return this.transcript.answerElicitation(requestKey, { action: 'accept', content: checked.content }, 'accepted', checked.content);
+    return this.transcript.questions.answerElicitation(requestKey, { action: 'accept', content: checked.content }, 'accepted', checked.content);
   }
 }

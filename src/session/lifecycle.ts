@@ -119,7 +119,7 @@ export class SessionLifecycle {
   private forget(): void {
     this.running = undefined;
     this.sessionId = undefined;
-    this.s.transcript.cancelWaiting();
+    this.s.transcript.questions.cancelWaiting();
     this.s.ports.terminals?.dispose?.();
   }
 

@@ -5,17 +5,17 @@ import type { Transcript } from './transcript';
 /** What a permission asked of the user is recorded with: the agent, the transcript (which asks), the audit port. */
 export interface PermissionAuditContext {
   agent: string;
-  transcript: Pick<Transcript, 'askPermission' | 'entries'>;
+  transcript: Pick<Transcript, 'questions' | 'entries'>;
   record: ((event: NewAuditEvent) => void) | undefined;
 }
 
 /**
- * Asks the user on the tool call's card (Transcript.askPermission), and records in the audit
+ * Asks the user on the tool call's card (Questions.askPermission), and records in the audit
  * log that it was asked and how it was answered: the option the user chose (allowed or denied by
  * its kind), or `cancelled` when the turn ended, was cancelled or the agent went away first.
  */
 export function askAudited({ agent, transcript, record }: PermissionAuditContext, request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
-  const answer = transcript.askPermission(request.toolCall, request.options);
+  const answer = transcript.questions.askPermission(request.toolCall, request.options);
   if (!record) return answer;
   const { toolCallId } = request.toolCall;
   const card = transcript.entries.findLast((e) => e.kind === 'tool' && e.toolCallId === toolCallId);

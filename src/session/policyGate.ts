@@ -81,13 +81,13 @@ export class PolicyGate {
     const named = [...(toolCall.locations ?? []).map((l) => l.path), ...(toolCall.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : []))];
     // A path outside the workspace is seen without its root (`home/me/.ssh/config`): still protected.
     const paths = (await Promise.all(named.map(async (p) => (await this.port!.relativePaths(p)) ?? [p.replace(/^([A-Za-z]:)?[\\/]+/, '').replace(/\\/g, '/')]))).flat();
-    const toolKind = toolCall.kind ?? this.transcript.toolKindOf(toolCall.toolCallId);
+    const toolKind = toolCall.kind ?? this.transcript.tools.kindOf(toolCall.toolCallId);
     const verdict = this.policy().decide({ kind: 'permission', paths, toolKind });
     if (verdict.decision === 'ask') return askUser();
     const option = pickOption(options, verdict.decision);
     if (!option) return askUser(); // nothing offered to answer with: the user decides
     const how = verdict.decision === 'allow' ? 'Allowed' : 'Refused';
-    this.transcript.notePolicy(toolCall, `${how} by ACP Host (${describeReason(verdict)}): "${option.name}"`);
+    this.transcript.tools.notePolicy(toolCall, `${how} by ACP Host (${describeReason(verdict)}): "${option.name}"`);
     this.record?.({
       agent: this.agentName,
       sessionId: request.sessionId,
@@ -154,11 +154,11 @@ export class PolicyGate {
     const toolCall = related ? { toolCallId } : { toolCallId, title: `${capitalise(subject.verb)} ${subject.shown}`, kind: subject.toolKind, status: 'pending' as const };
     const options = rememberable ? HOST_ASK_OPTIONS : HOST_ASK_ONCE_OPTIONS;
     const offered = options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
-    const response = await this.transcript.askPermission(toolCall, offered, `ACP Host asks before ${this.agentName} may ${subject.verb} ${subject.shown}: ${why}`);
+    const response = await this.transcript.questions.askPermission(toolCall, offered, `ACP Host asks before ${this.agentName} may ${subject.verb} ${subject.shown}: ${why}`);
     const chosen = response.outcome.outcome === 'selected' ? options.find((o) => o.optionId === (response.outcome as { optionId: string }).optionId) : undefined;
     const answer: HostAnswer = chosen?.answer ?? 'cancelled';
     const allowed = answer !== 'deny' && answer !== 'cancelled';
-    this.transcript.notePolicy(
+    this.transcript.tools.notePolicy(
       related ? { toolCallId } : { toolCallId, status: allowed ? 'completed' : 'failed' },
       `ACP Host asked before ${this.agentName} could ${subject.verb} ${subject.shown}: ${chosen ? `"${chosen.name}"` : 'no answer (cancelled)'}`,
     );

@@ -120,12 +120,12 @@ describe('permissions', () => {
     const transcript = new Transcript();
     const allowed = ask(transcript, 'c1', 'Edit src/a.ts');
     assert.deepEqual(allowed.events, [{ agent: 'Gemini', sessionId: 's9', kind: 'permission', target: 'Edit src/a.ts', decision: 'asked', by: 'default', detail: 'options: Allow once, Reject' }]);
-    assert.ok(transcript.answerPermission('c1', 'yes'));
+    assert.ok(transcript.questions.answerPermission('c1', 'yes'));
     assert.deepEqual(await allowed.answer, { outcome: { outcome: 'selected', optionId: 'yes' } });
     assert.deepEqual(allowed.events[1], { agent: 'Gemini', sessionId: 's9', kind: 'permission', target: 'Edit src/a.ts', decision: 'allowed', by: 'user', detail: 'chose "Allow once" (allow_once)' });
 
     const denied = ask(transcript, 'c2', 'Run rm -rf build');
-    transcript.answerPermission('c2', 'no');
+    transcript.questions.answerPermission('c2', 'no');
     await denied.answer;
     assert.deepEqual(denied.events.map((e) => [e.decision, e.by, e.detail]).at(-1), ['denied', 'user', 'chose "Reject" (reject_once)']);
   });
@@ -134,7 +134,7 @@ describe('permissions', () => {
     const transcript = new Transcript();
     transcript.apply({ sessionUpdate: 'tool_call', toolCallId: 'c3', title: 'Fetch https://example.com', kind: 'fetch', status: 'pending' });
     const { events, answer } = ask(transcript, 'c3');
-    transcript.cancelWaiting();
+    transcript.questions.cancelWaiting();
     assert.deepEqual(await answer, { outcome: { outcome: 'cancelled' } });
     assert.deepEqual(
       events.map((e) => [e.target, e.decision, e.by]),
@@ -148,7 +148,7 @@ describe('permissions', () => {
   test('without an audit port the question is only asked', async () => {
     const transcript = new Transcript();
     const answer = askAudited({ agent: 'Gemini', transcript, record: undefined }, { sessionId: 's9', toolCall: { toolCallId: 'c4' }, options });
-    assert.ok(transcript.answerPermission('c4', 'yes'));
+    assert.ok(transcript.questions.answerPermission('c4', 'yes'));
     assert.deepEqual(await answer, { outcome: { outcome: 'selected', optionId: 'yes' } });
   });
 });

@@ -145,7 +145,7 @@ test('a pattern the host cannot check: the answer is accepted all the same, and 
     required: ['pair', 'code'],
   };
   const answered = elicitations.create(parse({ ...REQUEST, requestedSchema }));
-  const [key] = transcript.waitingForms;
+  const [key] = transcript.questions.waitingForms;
   assert.equal(elicitations.answer(key, 'accept', { pair: 'xy', code: `${'a'.repeat(2_000)}b` }), false, 'the catastrophic pattern is checked, and refuses');
   assert.equal(elicitations.answer(key, 'accept', { pair: 'xy', code: 'aaa' }), true);
   assert.deepEqual(await answered, { action: 'accept', content: { pair: 'xy', code: 'aaa' } });
@@ -158,10 +158,10 @@ test('decline and cancel answer at once; cancelling what waits answers every ope
   const first = elicitations.create(parse(REQUEST));
   const second = elicitations.create(parse(REQUEST));
   const third = elicitations.create(parse(REQUEST));
-  const [k1] = transcript.waitingForms;
+  const [k1] = transcript.questions.waitingForms;
   elicitations.answer(k1, 'decline');
   assert.deepEqual(await first, { action: 'decline' });
-  transcript.cancelWaiting();
+  transcript.questions.cancelWaiting();
   assert.deepEqual(await Promise.all([second, third]), [{ action: 'cancel' }, { action: 'cancel' }] satisfies CreateElicitationResponse[]);
   assert.deepEqual(transcript.entries.map((e) => (e.kind === 'elicitation' ? e.state : e.kind)), ['declined', 'cancelled', 'cancelled']);
 

@@ -138,7 +138,7 @@ test('a crash answers what waited, shows how, and the session can start again', 
   const { runtime } = fakeRuntime(running());
   const s = session(runtime);
   await s.lifecycle.start();
-  const asked = s.transcript.askPermission({ toolCallId: 't' }, [{ optionId: 'ok', name: 'OK', kind: 'allow_once' }]);
+  const asked = s.transcript.questions.askPermission({ toolCallId: 't' }, [{ optionId: 'ok', name: 'OK', kind: 'allow_once' }]);
   s.lifecycle.agentExited('Fake exited with code 3.');
   assert.deepEqual(await asked, { outcome: { outcome: 'cancelled' } });
   assert.equal(s.status().phase, 'crashed');

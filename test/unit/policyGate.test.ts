@@ -60,7 +60,7 @@ test('a write to a protected path asks on a card of its own; Deny answers the ag
   const card = await waitingCard(transcript);
   assert.deepEqual(card.permission?.map((o) => o.name), ['Allow once', 'Allow for this session', 'Always in this workspace', 'Deny']);
   assert.match(card.policyNote ?? '', /ACP Host asks before Fake may write \.vscode\/settings\.json: it is a protected path \(\*\*\/\.vscode\/\*\*\)/);
-  assert.ok(transcript.answerPermission(card.toolCallId, 'acp-host:deny'));
+  assert.ok(transcript.questions.answerPermission(card.toolCallId, 'acp-host:deny'));
   await assert.rejects(pending, (error: RpcError) => error instanceof RpcError && error.code === ErrorCodes.InternalError && /refused to write \/ws\/\.vscode\/settings\.json: the user denied it\. Nothing was done\./.test(error.message));
   assert.deepEqual(served, []);
   const after = transcript.entries.at(-1) as ToolEntry;
@@ -74,13 +74,13 @@ test('Allow for this session and Always in this workspace are remembered; Allow 
   const answer = async (optionId: string, path: string) => {
     const pending = writeFile(path);
     const card = await waitingCard(transcript);
-    transcript.answerPermission(card.toolCallId, optionId);
+    transcript.questions.answerPermission(card.toolCallId, optionId);
     await pending;
   };
   await answer('acp-host:allow-once', `${ROOT}/.env`);
   const again = writeFile(`${ROOT}/.env`);
   const card = await waitingCard(transcript);
-  transcript.answerPermission(card.toolCallId, 'acp-host:allow-session');
+  transcript.questions.answerPermission(card.toolCallId, 'acp-host:allow-session');
   await again;
   await writeFile(`${ROOT}/.env`); // remembered: no card
   await answer('acp-host:allow-workspace', `${ROOT}/.git/hooks/pre-commit`);
@@ -96,7 +96,7 @@ test('the question goes on the card of the running tool call that names the file
   const pending = writeFile(`${ROOT}/.vscode/settings.json`);
   const card = await waitingCard(transcript);
   assert.equal(card.toolCallId, 'edit-1');
-  transcript.answerPermission('edit-1', 'acp-host:allow-once');
+  transcript.questions.answerPermission('edit-1', 'acp-host:allow-once');
   await pending;
   assert.equal(transcript.entries.length, 1);
   assert.equal((transcript.entries[0] as ToolEntry).status, 'in_progress', 'the agent\'s card keeps its own status');
@@ -106,7 +106,7 @@ test('a question cancelled (stop, crash, end of turn) refuses the request', asyn
   const { writeFile, served, transcript } = setup();
   const pending = writeFile(`${ROOT}/.npmrc`);
   await waitingCard(transcript);
-  transcript.cancelWaiting();
+  transcript.questions.cancelWaiting();
   await assert.rejects(pending, /the question was withdrawn/);
   assert.deepEqual(served, []);
 });
@@ -139,7 +139,7 @@ test('a write over unsaved edits the agent has not seen asks, with Allow once an
   const card = await waitingCard(transcript);
   assert.deepEqual(card.permission?.map((o) => o.name), ['Allow once', 'Deny']);
   assert.match(card.policyNote ?? '', /unsaved changes/);
-  transcript.answerPermission(card.toolCallId, 'acp-host:allow-once');
+  transcript.questions.answerPermission(card.toolCallId, 'acp-host:allow-once');
   await pending;
   assert.deepEqual(served, [`${ROOT}/src/a.ts`]);
 });
@@ -225,7 +225,7 @@ test('every decision of the policy and every answer to its questions is audited'
   await assert.rejects(gate.writeTextFile({ sessionId: 's', path: '/ws/dist/a.js', content: '' }, async () => undefined));
   const pending = gate.writeTextFile({ sessionId: 's', path: '/ws/.env', content: '' }, async () => undefined);
   const card = await waitingCard(transcript);
-  transcript.answerPermission(card.toolCallId, 'acp-host:allow-once');
+  transcript.questions.answerPermission(card.toolCallId, 'acp-host:allow-once');
   await pending;
   await gate.permission(permission('read'), () => Promise.reject(new Error('asked')));
   assert.deepEqual(events.map(({ kind, decision, by, target }) => `${kind} ${target}: ${decision} by ${by}`), [

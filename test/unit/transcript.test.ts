@@ -181,10 +181,10 @@ test('diff summaries are the ones a line diff (jsdiff diffLines) gives, line end
 
 test('terminal output reaches every card embedding the terminal, also cards that embed it later', () => {
   const t = fold([{ sessionUpdate: 'tool_call', toolCallId: 'run', title: 'Run', kind: 'execute', content: [{ type: 'terminal', terminalId: 'term-1' }] }]);
-  t.updateTerminal('term-1', { output: 'hello\n', truncated: false, exitStatus: null });
-  t.updateTerminal('term-2', { output: 'other', truncated: false, exitStatus: null });
+  t.tools.updateTerminal('term-1', { output: 'hello\n', truncated: false, exitStatus: null });
+  t.tools.updateTerminal('term-2', { output: 'other', truncated: false, exitStatus: null });
   assert.equal(render(t.entries), 'tool run [pending] Run (execute) {terminal term-1: "hello\\n"}');
-  t.updateTerminal('term-1', { output: 'lo\nbye\n', truncated: true, exitStatus: { exitCode: 0, signal: null } });
+  t.tools.updateTerminal('term-1', { output: 'lo\nbye\n', truncated: true, exitStatus: { exitCode: 0, signal: null } });
   t.apply(SessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 'again', title: 'Again', content: [{ type: 'terminal', terminalId: 'term-1' }] }));
   assert.equal(
     render(t.entries),
@@ -211,7 +211,7 @@ test('session state updates and unknown kinds add no entries', () => {
 
 test('a permission request creates the call it names, and ending the turn marks running calls unfinished', () => {
   const t = fold([{ sessionUpdate: 'tool_call', toolCallId: 'run', title: 'Run', status: 'in_progress' }]);
-  t.askPermission({ toolCallId: 'edit', title: 'Edit y' }, [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }]);
+  t.questions.askPermission({ toolCallId: 'edit', title: 'Edit y' }, [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }]);
   assert.equal(render(t.entries), 'tool run [in_progress] Run (other)\ntool edit [pending] Edit y (other) ask:ok');
   t.endTurn('cancelled');
   assert.equal(render(t.entries), 'tool run [unfinished] Run (other)\ntool edit [unfinished] Edit y (other)\nend: cancelled');
@@ -244,8 +244,8 @@ test('a saved transcript is restored without what waited for an answer; later up
     { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'in_progress' },
     { sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Read', kind: 'read', status: 'completed' },
   ]);
-  saved.askPermission({ toolCallId: 't1' }, [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }]);
-  saved.addElicitation({ requestKey: 'e1', agentName: 'A', message: 'Name?', title: null, toolCallId: null, fields: [] });
+  saved.questions.askPermission({ toolCallId: 't1' }, [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }]);
+  saved.questions.addElicitation({ requestKey: 'e1', agentName: 'A', message: 'Name?', title: null, toolCallId: null, fields: [] });
   const restored = new Transcript();
   const events: string[] = [];
   restored.onChange((e) => events.push(e.type));

@@ -1,0 +1,126 @@
+import type { ToolCall, ToolCallContent, ToolCallUpdate } from '../protocol';
+import { contentText } from './contentText';
+import { DiffTexts } from './diffTexts';
+import type { DiffSource } from './diffTexts';
+import type { EntryList } from './entryList';
+import type { Entry, TerminalState, ToolContent, ToolEntry } from './model';
+
+const NO_OUTPUT: TerminalState = { output: '', truncated: false, exitStatus: null };
+
+/**
+ * The transcript's tool call cards: upserted by id, merging only the fields present (ACP §8:
+ * `content` and `locations` replace the stored arrays), with their diffs' full texts (within the
+ * session's budget) and the output of the client terminals they embed.
+ */
+export class ToolCards {
+  private readonly index = new Map<string, number>();
+  /** Per tool call, its diffs' summaries and (within the session's budget) full texts. */
+  private readonly diffs: DiffTexts;
+  /** What each client terminal has shown, for the cards that embed it (and for cards that embed it later). */
+  private readonly terminals = new Map<string, TerminalState>();
+
+  constructor(
+    private readonly entries: EntryList,
+    diffTextChars?: number,
+  ) {
+    this.diffs = new DiffTexts(diffTextChars);
+  }
+
+  /** The card of `toolCallId`, when it was announced. */
+  entry(toolCallId: string): ToolEntry | undefined {
+    const entry = this.entries.at(this.index.get(toolCallId) ?? -1);
+    return entry?.kind === 'tool' ? entry : undefined;
+  }
+
+  /** The kind of tool call `toolCallId`, when it was announced. */
+  kindOf(toolCallId: string): string | undefined {
+    return this.entry(toolCallId)?.toolKind;
+  }
+
+  /** The ids of the cards whose call is still pending or running. */
+  running(): string[] {
+    return [...this.index.keys()].filter((id) => {
+      const status = this.entry(id)?.status;
+      return status === 'pending' || status === 'in_progress';
+    });
+  }
+
+  upsert(update: ToolCall | ToolCallUpdate): void {
+    const patch: Partial<ToolEntry> = {};
+    if (update.title != null) patch.title = update.title;
+    if (update.kind != null) patch.toolKind = update.kind;
+    if (update.status != null) patch.status = update.status;
+    // A new content or locations array replaces the old one (ACP §8).
+    let dropped = new Set<string>();
+    if (update.content != null) {
+      const sources = update.content.map((c): DiffSource | undefined => (c.type === 'diff' ? { path: c.path, oldText: c.oldText ?? null, newText: c.newText } : undefined));
+      const diffs = this.diffs.set(update.toolCallId, sources);
+      dropped = diffs.dropped;
+      patch.content = update.content.map((c, i) => (c.type === 'diff' ? diffs.views[i]! : this.contentView(c)));
+    }
+    if (update.locations != null) patch.locations = update.locations.map((l) => ({ path: l.path, line: l.line ?? null }));
+    if (this.index.has(update.toolCallId)) {
+      this.patch(update.toolCallId, patch);
+    } else {
+      this.index.set(update.toolCallId, this.entries.length);
+      // An update for a call never announced still shows: protocol drift stays visible.
+      this.entries.push({ kind: 'tool', toolCallId: update.toolCallId, title: 'Tool call', toolKind: 'other', status: 'pending', content: [], locations: [], ...patch });
+    }
+    // Earlier cards whose diffs lost their full texts to make room say so.
+    for (const toolCallId of dropped) {
+      const views = this.diffs.views(toolCallId);
+      const entry = this.entry(toolCallId);
+      if (entry) this.patch(toolCallId, { content: entry.content.map((c, i) => views[i] ?? c) });
+    }
+  }
+
+  /** ACP Host's word on a tool call's card (which it creates if never announced): how its policy answered. */
+  notePolicy(toolCall: ToolCallUpdate, policyNote: string): void {
+    this.upsert(toolCall);
+    this.patch(toolCall.toolCallId, { policyNote });
+  }
+
+  patch(toolCallId: string, patch: Partial<ToolEntry>): void {
+    const index = this.index.get(toolCallId);
+    const entry = this.entry(toolCallId);
+    if (index !== undefined && entry) this.entries.replace(index, { ...entry, ...patch });
+  }
+
+  /** The full texts of diff `contentIndex` of the tool call at entry `index`, if it is one. */
+  diffSource(entry: Entry | undefined, contentIndex: number): DiffSource | undefined {
+    return entry?.kind === 'tool' ? this.diffs.source(entry.toolCallId, contentIndex) : undefined;
+  }
+
+  /** A client terminal produced output or ended: every card embedding it shows the new state. */
+  updateTerminal(terminalId: string, state: TerminalState): void {
+    this.terminals.set(terminalId, state);
+    for (const [toolCallId, index] of this.index) {
+      const entry = this.entry(toolCallId);
+      if (!entry || !entry.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) continue;
+      const content = entry.content.map((c) => (c.type === 'terminal' && c.terminalId === terminalId ? { ...c, ...state } : c));
+      this.entries.replace(index, { ...entry, content });
+    }
+  }
+
+  /** Indexes the cards of a restored transcript. */
+  restored(entries: readonly Entry[]): void {
+    entries.forEach((entry, index) => {
+      if (entry.kind === 'tool') this.index.set(entry.toolCallId, index);
+    });
+  }
+
+  clear(): void {
+    this.index.clear();
+    this.diffs.clear();
+    this.terminals.clear();
+  }
+
+  private contentView(content: Exclude<ToolCallContent, { type: 'diff' }>): ToolContent {
+    switch (content.type) {
+      case 'content':
+        return { type: 'text', text: contentText(content.content) };
+      case 'terminal':
+        return { type: 'terminal', terminalId: content.terminalId, ...(this.terminals.get(content.terminalId) ?? NO_OUTPUT) };
+    }
+  }
+}
