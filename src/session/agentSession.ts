@@ -17,6 +17,7 @@ import { askAudited } from './permissionAudit';
 import { PromptAttachments } from './promptAttachments';
 import { SessionState } from './sessionState';
 import { SignIn } from './signIn';
+import { signOut } from './signOut';
 import { Transcript } from './transcript';
 import { TurnQueue } from './turnQueue';
 import type { QueuedPrompt, TurnOutcome } from './turnQueue';
@@ -187,6 +188,12 @@ export class AgentSession {
     void this.turns.drain();
   }
 
+  /** ACP: Sign Out: `logout`, when the agent offers it (signOut.ts); resolves with what the user is told. */
+  signOut(): Promise<string> {
+    this.signIn.settled();
+    return signOut(this.signInSession(), this.ports);
+  }
+
   /** `session/set_mode`, shown at once and taken back if the agent refuses. */
   async setMode(modeId: string): Promise<void> {
     const target = this.target();
@@ -283,6 +290,7 @@ export class AgentSession {
       // Each passes ACP Host's policy first (session/policyGate.ts); a question put to the user is audited.
       onPermission: (request) => this.gate.permission(request, () => askAudited({ agent: this.agentName, transcript: this.transcript, record: this.ports.audit?.bind(this.ports) }, request)),
       onElicitation: (request) => this.elicitations.create(request),
+      onElicitationComplete: (elicitationId) => this.elicitations.complete(elicitationId),
       readTextFile: (request) => this.gate.readTextFile(request, (r) => this.ports.readTextFile(r)),
       writeTextFile: writeTextFile && ((request) => this.gate.writeTextFile(request, writeTextFile)),
       terminals: this.gate.terminals(terminals),

@@ -120,6 +120,7 @@ export class SessionLifecycle {
     this.running = undefined;
     this.sessionId = undefined;
     this.s.transcript.questions.cancelWaiting();
+    this.s.transcript.questions.endUrlWaits();
     this.s.ports.terminals?.dispose?.();
   }
 

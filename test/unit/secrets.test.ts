@@ -147,6 +147,7 @@ const endpoint: SessionEndpoint = {
   onUpdate: () => undefined,
   onPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
   onElicitation: async () => ({ action: 'cancel' }),
+  onElicitationComplete: () => false,
   readTextFile: async () => '',
   onAgentExit: () => undefined,
   onAgentStop: () => undefined,

@@ -1,0 +1,51 @@
+import type { AcpConnection, ConnectionLog } from '../agent/connection';
+import { clientMethods } from '../protocol/methods';
+import { RpcError } from '../protocol/errors';
+import type { SessionEndpoint } from './agentRuntime';
+import type { AgentPorts } from './ports';
+import type { ProcessScope } from './processScope';
+
+/**
+ * What the agent calls on one process, registered before initialize (agents call early): each
+ * call is routed by its `sessionId` to a session open on this process (its scope), else refused
+ * with -32602. Only what the ports serve is registered: an unregistered method is -32601.
+ */
+export function serveClient(connection: AcpConnection, scope: ProcessScope, ports: AgentPorts, log: ConnectionLog): void {
+  const route = (method: string, sessionId: string): SessionEndpoint => {
+    const endpoint = scope.route(sessionId);
+    if (!endpoint) throw RpcError.invalidParams(`${method}: no open session ${JSON.stringify(sessionId)} on this agent`);
+    return endpoint;
+  };
+  connection.onNotification(clientMethods.sessionUpdate, ({ sessionId, update }) => {
+    const endpoint = scope.route(sessionId);
+    if (endpoint) endpoint.onUpdate(update);
+    else log.info(`Ignored session/update for ${sessionId}, which is not open`);
+  });
+  connection.onRequest(clientMethods.sessionRequestPermission, (request) => route('session/request_permission', request.sessionId).onPermission(request));
+  if (ports.forms) {
+    connection.onRequest(clientMethods.elicitationCreate, (request) => {
+      // One scoped to a request in flight (sign-in, session setup) goes to the session being opened, else the first.
+      const endpoint = 'sessionId' in request ? route('elicitation/create', request.sessionId) : (scope.opening ?? scope.endpoints()[0]);
+      if (!endpoint) throw RpcError.invalidParams('elicitation/create: no session is open to show it');
+      return endpoint.onElicitation(request);
+    });
+    // It names no session: the one whose URL card waits for this id takes it; unknown or repeated ids are ignored (ACP §11).
+    connection.onNotification(clientMethods.elicitationComplete, ({ elicitationId }) => {
+      if (!scope.endpoints().some((endpoint) => endpoint.onElicitationComplete(elicitationId))) {
+        log.info(`Ignored elicitation/complete for ${JSON.stringify(elicitationId)}: no accepted URL request waits for it`);
+      }
+    });
+  }
+  connection.onRequest(clientMethods.fsReadTextFile, async (request) => ({ content: await route('fs/read_text_file', request.sessionId).readTextFile(request) }));
+  if (ports.writeTextFile) {
+    connection.onRequest(clientMethods.fsWriteTextFile, async (request) => (await route('fs/write_text_file', request.sessionId).writeTextFile!(request), {}));
+  }
+  if (ports.terminals) {
+    const terminals = (method: string, sessionId: string) => route(method, sessionId).terminals!;
+    connection.onRequest(clientMethods.terminalCreate, (request) => terminals('terminal/create', request.sessionId).create(request));
+    connection.onRequest(clientMethods.terminalOutput, (request) => terminals('terminal/output', request.sessionId).output(request));
+    connection.onRequest(clientMethods.terminalWaitForExit, (request) => terminals('terminal/wait_for_exit', request.sessionId).waitForExit(request));
+    connection.onRequest(clientMethods.terminalKill, async (request) => (await terminals('terminal/kill', request.sessionId).kill(request), {}));
+    connection.onRequest(clientMethods.terminalRelease, async (request) => (await terminals('terminal/release', request.sessionId).release(request), {}));
+  }
+}
