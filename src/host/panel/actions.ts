@@ -92,6 +92,7 @@ const INTENT_ACTIONS: { [K in PanelIntent['type']]: HostAction<Extract<PanelInte
   unqueue: { run: ({ session, intent }) => session.unqueue(intent.id) },
   cancel: { run: ({ session }) => session.cancel() },
   permission: { run: ({ session, intent }) => session.choosePermission(intent.toolCallId, intent.optionId) },
+  dismissPermission: { run: ({ session, intent }) => session.choosePermission(intent.toolCallId, undefined) },
   // A refused answer keeps the form open with the reason: nothing more to do here.
   elicitation: { run: ({ session, intent }) => session.answerElicitation(intent.requestKey, intent.action, intent.content) },
   setMode: { run: ({ session, intent }) => session.setMode(intent.modeId) },
