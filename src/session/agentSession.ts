@@ -303,6 +303,9 @@ export class AgentSession {
       get phase() {
         return self.status.phase;
       },
+      get carryingOn() {
+        return self.carried.active;
+      },
       runtime: this.runtime,
       transcript: this.transcript,
       session: this.session,

@@ -22,7 +22,9 @@ export interface TurnSession {
   readonly ports: Pick<AgentPorts, 'readForEmbed'>;
   readonly phase: SessionStatus['phase'];
   setStatus(patch: Partial<SessionStatus>): void;
-  /** Our prompt goes out: the agent is no longer carrying on with a turn of its own (carriedTurn.ts). */
+  /** The agent carries on with a turn of its own after a load (carriedTurn.ts): a prompt waits for its end. */
+  readonly carryingOn: boolean;
+  /** Our prompt goes out: what the agent sends now is this turn's, not one it carries on. */
   prompting(): void;
 }
 
@@ -55,7 +57,8 @@ export function failedTurn(error: unknown): TurnEnd {
 export async function runTurn(s: TurnSession, next: QueuedPrompt): Promise<TurnOutcome> {
   const { lifecycle, transcript } = s;
   await lifecycle.start();
-  if (s.signIn.pending) return 'requeue';
+  // Waits for a sign-in, or for the turn a load found running (the queue drains when it ends).
+  if (s.signIn.pending || s.carryingOn) return 'requeue';
   const { running, sessionId } = lifecycle;
   if (!running || !sessionId) return 'done';
   const caps = promptCaps(running.initialize.agentCapabilities?.promptCapabilities);

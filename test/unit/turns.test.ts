@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentSession } from '../../src/session/agentSession';
+import type { SessionOptions } from '../../src/session/agentSession';
 import type { Entry } from '../../src/session/model';
 import { currentEnv } from '../../src/agent/environment';
 
@@ -26,17 +27,20 @@ interface Logged {
 
 function turnsAgent() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-turns-'));
-  const session = new AgentSession(
-    {
-      name: 'Turns',
-      identity: 'test',
-      launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'turns-agent.js')], cwd: FIXTURES, env: { ...currentEnv(), FAKE_STATE_DIR: dir } }),
-    },
-    { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },
-    { readTextFile: async () => 'x', log: silent, onTrace: () => undefined, forms: true },
-  );
+  /** A session with the agent (each on a process of its own); `options.sessionId` brings one back. */
+  const open = (options?: SessionOptions) =>
+    new AgentSession(
+      {
+        name: 'Turns',
+        identity: 'test',
+        launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'turns-agent.js')], cwd: FIXTURES, env: { ...currentEnv(), FAKE_STATE_DIR: dir } }),
+      },
+      { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },
+      { readTextFile: async () => 'x', log: silent, onTrace: () => undefined, forms: true },
+      options,
+    );
   const log = (): Logged[] => fs.readFileSync(path.join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Logged);
-  return { dir, session, log };
+  return { dir, session: open(), open, log };
 }
 
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10000): Promise<T> {
@@ -184,5 +188,28 @@ test('a turn the agent carries on after session/load shows as running, queues pr
     assert.equal(c.currentStatus.phase, 'ready');
   } finally {
     await c.stop();
+  }
+});
+
+test('a prompt sent to a session brought back (a window reload) waits for the turn its load finds running', async () => {
+  const { session: before, open, log } = turnsAgent();
+  await before.start();
+  void before.prompt('long');
+  await until('the long tool call', () => (shown(before).includes('tool long-1 in_progress') ? true : undefined));
+  const sessionId = before.agentSessionId;
+  await before.stop();
+
+  const after = open({ sessionId });
+  try {
+    const waiting = after.prompt('after the reload');
+    await until('the turn carried on, with the prompt queued', () => (after.currentStatus.phase === 'prompting' && after.session.view.queue.length === 1 ? true : undefined));
+    assert.deepEqual(shown(after), ['user long', 'tool long-1 in_progress', 'agent working still working']);
+    await after.cancel();
+    await waiting;
+    assert.deepEqual(shown(after).slice(3), ['end cancelled', 'user after the reload', 'agent after the reload', 'end end_turn']);
+    const methods = log().filter((m) => m.pid === log().at(-1)!.pid).map((m) => m.method);
+    assert.deepEqual(methods, ['initialize', 'session/load', 'session/cancel', 'session/prompt'], 'the prompt went after the cancel, not on top of the running turn');
+  } finally {
+    await after.stop();
   }
 });
