@@ -85,6 +85,20 @@ export interface PlanItem {
 
 export type TurnStopReason = 'end_turn' | 'max_tokens' | 'max_turn_requests' | 'refusal' | 'cancelled';
 
+/**
+ * How a turn ended: the agent's stop reason, `failed` (session/prompt was answered with an error,
+ * `error` says which), or `quiet` (a turn the agent carried on after session/load, which no answer
+ * ends: nothing more came, see carriedTurn.ts).
+ */
+export interface TurnEnd {
+  stopReason: TurnStopReason | 'failed' | 'quiet';
+  /** The error session/prompt was answered with; `code` is null when there was none (the connection closed). */
+  error?: { message: string; code: number | null };
+}
+
+/** What the user answered to a permission request: the option chosen, or nothing (dismissed, the turn ended, Stop). */
+export type PermissionAnswer = { outcome: 'selected'; name: string; kind: PermissionOption['kind'] } | { outcome: 'cancelled' };
+
 export type TextEntry = { kind: 'user'; text: string; attachments?: AttachmentLabel[] } | { kind: 'agent'; text: string } | { kind: 'thought'; text: string };
 
 export interface ToolEntry {
@@ -97,6 +111,8 @@ export interface ToolEntry {
   locations: ToolLocation[];
   /** The options offered while the agent waits for the user's choice (the transcript holds the answer). */
   permission?: PermissionOption[];
+  /** How the last permission asked on it was answered. */
+  permissionAnswer?: PermissionAnswer;
   /** What ACP Host's policy said about it: why it asks, or how it answered on its own. */
   policyNote?: string;
 }
@@ -144,7 +160,7 @@ export type Entry =
   | TextEntry
   | ToolEntry
   | { kind: 'plan'; entries: PlanItem[] }
-  | { kind: 'turnEnd'; stopReason: TurnStopReason }
+  | ({ kind: 'turnEnd' } & TurnEnd)
   | { kind: 'error'; message: string }
   /** ACP Host's own word, not an error (signed out). */
   | { kind: 'note'; message: string }

@@ -18,6 +18,8 @@ export class ToolCards {
   private readonly diffs: DiffTexts;
   /** What each client terminal has shown, for the cards that embed it (and for cards that embed it later). */
   private readonly terminals = new Map<string, TerminalState>();
+  /** The cards announced or updated in the turn that runs, if one does: what its end may mark unfinished. */
+  private turn: Set<string> | undefined;
 
   constructor(
     private readonly entries: EntryList,
@@ -37,15 +39,28 @@ export class ToolCards {
     return this.entry(toolCallId)?.toolKind;
   }
 
-  /** The ids of the cards whose call is still pending or running. */
-  running(): string[] {
-    return [...this.index.keys()].filter((id) => {
+  /** The ids of the cards whose call is still pending or running (of the turn that runs, with `inTurn`). */
+  running(inTurn = false): string[] {
+    return [...(inTurn ? (this.turn ?? []) : this.index.keys())].filter((id) => {
       const status = this.entry(id)?.status;
       return status === 'pending' || status === 'in_progress';
     });
   }
 
+  /** A turn begins; `adoptRunning`: the cards still running are its own (a turn the agent carries on after a load). */
+  beginTurn(adoptRunning = false): void {
+    this.turn = new Set(adoptRunning ? this.running() : []);
+  }
+
+  /** The turn ended: the ids of its cards still pending or running. */
+  endTurn(): string[] {
+    const running = this.running(true);
+    this.turn = undefined;
+    return running;
+  }
+
   upsert(update: ToolCall | ToolCallUpdate): void {
+    this.turn?.add(update.toolCallId);
     const patch: Partial<ToolEntry> = {};
     if (update.title != null) patch.title = update.title;
     if (update.kind != null) patch.toolKind = update.kind;
@@ -110,6 +125,7 @@ export class ToolCards {
   }
 
   clear(): void {
+    this.turn?.clear();
     this.index.clear();
     this.diffs.clear();
     this.terminals.clear();

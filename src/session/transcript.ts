@@ -1,10 +1,10 @@
 import { Emitter } from 'vscode-jsonrpc';
 import type { Event } from 'vscode-jsonrpc';
-import type { SessionUpdate, StopReason } from '../protocol';
+import type { SessionUpdate } from '../protocol';
 import { contentText } from './contentText';
 import type { DiffSource } from './diffTexts';
 import type { EntryList } from './entryList';
-import type { AttachmentLabel, Entry, PlanItem, TextEntry } from './model';
+import type { AttachmentLabel, Entry, PlanItem, TextEntry, TurnEnd } from './model';
 import { Questions } from './questions';
 import { ToolCards } from './toolCards';
 
@@ -42,6 +42,9 @@ export class Transcript {
    * per chunk, and its garbage, were a third of the fold's cost (bench/throughput.mjs).
    */
   private open: { index: number; text: string; pieces: string[] } | undefined;
+  /** The number of the turn that runs, if one does; `turns` counts them. */
+  private turn: number | undefined;
+  private turns = 0;
   private readonly changed = new Emitter<TranscriptEvent>();
   /** Fired for every change, in order: the feed, follow and the review walk it. */
   readonly onChange: Event<TranscriptEvent> = this.changed.event;
@@ -106,15 +109,33 @@ export class Transcript {
   }
 
   /**
-   * Ends a turn: tool calls still running are marked unfinished (the agent may never say), and a
-   * permission still asked on one of them is answered `cancelled`.
+   * A turn begins: the tool calls and questions from now until it ends are its own. Returns the
+   * turn's number, for `endTurn`. `adoptRunning`: the calls still running are its own too (a
+   * turn the agent carries on after a load). A turn still open ends first, without a marker.
    */
-  endTurn(stopReason: StopReason): void {
-    for (const toolCallId of this.tools.running()) {
-      this.tools.patch(toolCallId, { status: 'unfinished', permission: undefined });
-      this.questions.dropPermission(toolCallId);
+  beginTurn(adoptRunning = false): number {
+    if (this.turn !== undefined) this.endTurn();
+    this.tools.beginTurn(adoptRunning);
+    this.questions.beginTurn();
+    this.turn = ++this.turns;
+    return this.turn;
+  }
+
+  /**
+   * Ends turn `turn` (by default the one open): the questions it asked that still wait are
+   * answered cancelled, its tool calls still running are marked unfinished (the agent may never
+   * say), and the marker says how it ended (none when something else says so: a crash report, a
+   * sign-in). A call with a question asked between turns still waiting on it is left as it is.
+   * A turn that is over already (another began since) is left alone.
+   */
+  endTurn(end?: TurnEnd, turn = this.turn): void {
+    if (turn !== this.turn) return;
+    this.turn = undefined;
+    this.questions.endTurn();
+    for (const toolCallId of this.tools.endTurn()) {
+      if (!this.questions.asks(toolCallId)) this.tools.patch(toolCallId, { status: 'unfinished' });
     }
-    this.push({ kind: 'turnEnd', stopReason });
+    if (end) this.push({ kind: 'turnEnd', ...end });
   }
 
   /** The full texts of diff `contentIndex` of the tool call at entry `index`, if it is one. */

@@ -58,7 +58,14 @@ export const PlanEntryViewSchema = z.object({
   status: z.enum(['pending', 'in_progress', 'completed']),
 });
 
-export const StopReasonViewSchema = z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled']);
+/** The agent's stop reasons, and ours: `failed` (the prompt was answered with an error), `quiet` (a turn carried on after a load that went quiet). */
+export const StopReasonViewSchema = z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled', 'failed', 'quiet']);
+
+/** How a permission was answered: the option's name and kind, or nothing (dismissed, Stop, the turn ended). */
+export const PermissionAnswerViewSchema = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('selected'), name: z.string(), kind: PermissionOptionViewSchema.shape.kind }),
+  z.object({ outcome: z.literal('cancelled') }),
+]);
 
 export const EntryViewSchema = z.discriminatedUnion('kind', [
   /** What the user sent (plain text, never rendered as markdown), with the labels of what was attached. */
@@ -78,11 +85,14 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
     locations: z.array(ToolLocationViewSchema),
     /** Present while the agent waits for the user's choice. */
     permission: z.array(PermissionOptionViewSchema).optional(),
+    /** How the last permission asked on it was answered (the card shows it). */
+    permissionAnswer: PermissionAnswerViewSchema.optional(),
     /** ACP Host's own say (plain text): why it asks, or how it answered without asking. */
     policyNote: z.string().optional(),
   }),
   z.object({ kind: z.literal('plan'), entries: z.array(PlanEntryViewSchema) }),
-  z.object({ kind: z.literal('turnEnd'), stopReason: StopReasonViewSchema }),
+  /** A turn's end; a failed one carries the error session/prompt was answered with (`code` null: no JSON-RPC error). */
+  z.object({ kind: z.literal('turnEnd'), stopReason: StopReasonViewSchema, error: z.object({ message: z.string(), code: z.number().int().nullable() }).optional() }),
   z.object({ kind: z.literal('error'), message: z.string() }),
   /**
    * The agent asks for structured input (`elicitation/create`, form mode): a form while pending,
@@ -129,6 +139,7 @@ export type ToolContentView = z.infer<typeof ToolContentViewSchema>;
 export type DiffView = z.infer<typeof DiffViewSchema>;
 export type TerminalContentView = Extract<ToolContentView, { type: 'terminal' }>;
 export type PermissionOptionView = z.infer<typeof PermissionOptionViewSchema>;
+export type PermissionAnswerView = z.infer<typeof PermissionAnswerViewSchema>;
 export type PlanEntryView = z.infer<typeof PlanEntryViewSchema>;
 export type StopReasonView = z.infer<typeof StopReasonViewSchema>;
 export type ElicitationEntryView = Extract<EntryView, { kind: 'elicitation' }>;

@@ -6,6 +6,7 @@ export type {
   DiffView,
   ElicitationEntryView,
   EntryView,
+  PermissionAnswerView,
   PermissionOptionView,
   PlanEntryView,
   StopReasonView,

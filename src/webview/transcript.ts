@@ -234,6 +234,12 @@ export class Transcript {
       if (toolCallId !== undefined && optionId !== undefined) post({ type: 'permission', toolCallId, optionId });
       return;
     }
+    const dismiss = target.closest<HTMLButtonElement>('.permission button.permission-dismiss');
+    if (dismiss) {
+      const { toolCallId } = dismiss.dataset;
+      if (toolCallId !== undefined) post({ type: 'dismissPermission', toolCallId });
+      return;
+    }
 
     const location = target.closest<HTMLAnchorElement>('a.tool-location');
     if (location) {

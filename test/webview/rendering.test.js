@@ -37,6 +37,8 @@ test('each stop reason has its exact text', async () => {
     max_tokens: 'Stopped: the agent reached its token limit.',
     max_turn_requests: 'Stopped: the agent reached its limit of requests for one turn.',
     refusal: 'The agent refused. This prompt will not be part of the next turn\u2019s context.',
+    failed: 'The turn failed.',
+    quiet: 'Turn over: the agent sent nothing more.',
   };
   await h.withPanel(env, {}, async (page) => {
     await h.render(page, h.snapshot(Object.keys(texts).map((stopReason) => ({ kind: 'turnEnd', stopReason }))));
@@ -45,6 +47,22 @@ test('each stop reason has its exact text', async () => {
       assert.equal(await el.count(), 1, reason);
       assert.equal(await el.textContent(), text, reason);
     }
+  });
+});
+
+test('a failed turn: its marker says why, the agent\'s message as text and the error code, and is announced', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    const message = 'Internal error: <b>overloaded</b> **not markdown**';
+    await h.render(page, h.snapshot([
+      { kind: 'turnEnd', stopReason: 'failed', error: { message, code: -32603 } },
+      { kind: 'turnEnd', stopReason: 'failed', error: { message: 'The agent closed the connection', code: null } },
+    ]));
+    const failed = page.locator(`${entry(0)}.entry-turnEnd[data-stop-reason="failed"]`);
+    assert.equal(await failed.textContent(), `The turn failed: ${message} (error -32603)`);
+    assert.equal(await failed.getAttribute('role'), 'alert');
+    assert.equal(await failed.locator('.codicon.codicon-error').count(), 1);
+    assert.equal(await failed.locator('b, strong').count(), 0);
+    assert.equal(await page.locator(`${entry(1)}`).textContent(), 'The turn failed: The agent closed the connection', 'no code: none shown');
   });
 });
 
@@ -106,6 +124,29 @@ test('tool cards: the codicon of each kind and the words of each status', async 
     await h.render(page, { type: 'entry', index: 0, entry: { ...entries[0], status: 'failed' } });
     assert.equal((await page.locator(`${entry(0)} .badge`).textContent()).trim(), 'Failed');
     assert.equal(await page.locator(`${entry(0)}`).getAttribute('data-status'), 'failed');
+  });
+});
+
+test('a permission answered shows the option chosen, allowed or denied; a card left pending or unfinished by it shows no status badge', async () => {
+  const answered = (name, kind) => ({ outcome: 'selected', name, kind });
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot([
+      tool({ toolCallId: 'q', status: 'unfinished', permissionAnswer: answered('Allow once', 'allow_once') }),
+      tool({ toolCallId: 'r', status: 'pending', permissionAnswer: answered('Reject', 'reject_once') }),
+      tool({ toolCallId: 's', status: 'completed', permissionAnswer: answered('Always allow', 'allow_always') }),
+      tool({ toolCallId: 't', status: 'unfinished', permissionAnswer: { outcome: 'cancelled' } }),
+    ]));
+    const answer = (i) => page.locator(`${entry(i)} .permission-answer`);
+    const badge = (i) => page.locator(`${entry(i)} .tool-head .badge`);
+    assert.equal((await answer(0).textContent()).trim(), 'Allowed: Allow once');
+    assert.equal(await badge(0).count(), 0, 'never "Not finished" for a question answered');
+    assert.equal((await answer(1).textContent()).trim(), 'Denied: Reject');
+    assert.equal(await badge(1).count(), 0);
+    assert.equal((await answer(2).textContent()).trim(), 'Allowed: Always allow');
+    assert.equal((await badge(2).textContent()).trim(), 'Done', 'the agent said how it ran');
+    assert.equal((await answer(3).textContent()).trim(), 'Not answered (cancelled)');
+    assert.equal((await badge(3).textContent()).trim(), 'Not finished');
+    assert.equal(await page.locator('#transcript .permission').count(), 0, 'nothing asks any more');
   });
 });
 

@@ -1,5 +1,5 @@
 import { attachmentList } from '../attachments';
-import { h, icon } from '../dom';
+import { clamp, h, icon } from '../dom';
 import { patchMarkdown, renderMarkdown } from '../markdown';
 import type { EntryView, StopReasonView } from '../protocol';
 import type { RenderContext } from './context';
@@ -38,8 +38,7 @@ export function renderEntry(entry: EntryView | undefined, index: number, context
       renderPlan(el, entry.entries);
       break;
     case 'turnEnd':
-      el.dataset.stopReason = entry.stopReason;
-      el.textContent = stopReasonText(entry.stopReason);
+      renderTurnEnd(el, entry);
       break;
     case 'error':
       el.setAttribute('role', 'alert');
@@ -88,8 +87,22 @@ const STOP_REASONS: Record<StopReasonView, string> = {
   max_tokens: 'Stopped: the agent reached its token limit.',
   max_turn_requests: 'Stopped: the agent reached its limit of requests for one turn.',
   refusal: 'The agent refused. This prompt will not be part of the next turn’s context.',
+  failed: 'The turn failed.',
+  quiet: 'Turn over: the agent sent nothing more.',
 };
 
 export function stopReasonText(reason: StopReasonView): string {
   return STOP_REASONS[reason];
+}
+
+/** The end of a turn: a rule with how it ended; a failed turn says why (the agent's message, as text) and is announced. */
+function renderTurnEnd(el: HTMLElement, entry: Extract<EntryView, { kind: 'turnEnd' }>): void {
+  el.dataset.stopReason = entry.stopReason;
+  if (!entry.error) {
+    el.textContent = stopReasonText(entry.stopReason);
+    return;
+  }
+  el.setAttribute('role', 'alert');
+  const code = entry.error.code === null ? '' : ` (error ${entry.error.code})`;
+  el.append(icon('error'), h('span', 'text', `The turn failed: ${clamp(entry.error.message, 2000)}${code}`));
 }

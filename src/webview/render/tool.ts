@@ -3,7 +3,7 @@ import { pathTail } from '../format';
 import { toolIcon } from '../icons';
 import type { ToolEntryView } from '../protocol';
 import type { RenderContext } from './context';
-import { renderPermission } from './permission';
+import { renderPermission, renderPermissionAnswer } from './permission';
 import { renderToolContent } from './toolContent';
 
 const TITLE_MAX = 1000;
@@ -26,7 +26,11 @@ export function renderTool(el: HTMLElement, entry: ToolEntryView, index: number,
   const head = h('div', 'tool-head');
   const titleEl = h('span', 'tool-title', title);
   titleEl.title = title;
-  appendSpaced(head, icon(toolIcon(entry.toolKind), 'tool-icon'), titleEl, h('span', `badge badge-${entry.status}`, STATUS_WORDS[entry.status]));
+  // A question the user answered is what the card says, not "Pending" or "Not finished": a
+  // permission relayed as a question may never be followed by a status from the agent.
+  const answered = entry.permissionAnswer?.outcome === 'selected' && (entry.status === 'pending' || entry.status === 'unfinished');
+  const badge = answered ? [] : [h('span', `badge badge-${entry.status}`, STATUS_WORDS[entry.status])];
+  appendSpaced(head, icon(toolIcon(entry.toolKind), 'tool-icon'), titleEl, ...badge);
   el.append(head);
 
   entry.content.forEach((content, contentIndex) => {
@@ -36,6 +40,7 @@ export function renderTool(el: HTMLElement, entry: ToolEntryView, index: number,
   // ACP Host's own say comes before the choice it explains (h sets text, never HTML).
   if (entry.policyNote) el.append(h('div', 'policy-note', entry.policyNote));
   if (entry.permission) el.append(renderPermission(entry.permission, entry.toolCallId, title));
+  else if (entry.permissionAnswer) el.append(renderPermissionAnswer(entry.permissionAnswer));
 }
 
 function renderLocations(locations: ToolEntryView['locations']): HTMLElement {
