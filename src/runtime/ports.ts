@@ -145,7 +145,9 @@ export function clientCapabilities(ports: AgentPorts): ClientCapabilities {
     ...(ports.runLoginTerminal ? { auth: { terminal: true } } : {}),
     // Form mode only (`{}` alone would advertise no mode, ACP §5); URL mode requests are declined.
     ...(ports.forms ? { elicitation: { form: {} } } : {}),
-    // The panel renders boolean config options as checkboxes.
-    session: { configOptions: { boolean: {} } },
+    // The panel renders boolean config options as checkboxes, notices, and compactions with their summaries.
+    session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
+    // Unstable: the panel renders id-addressed plans (`plan_update`, `plan_removed`).
+    plan: {},
   };
 }

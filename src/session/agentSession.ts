@@ -20,6 +20,7 @@ import { SignIn } from './signIn';
 import { Transcript } from './transcript';
 import { TurnQueue } from './turnQueue';
 import type { QueuedPrompt, TurnOutcome } from './turnQueue';
+import { turnUsage } from './usage';
 import type { SessionStatus } from './model';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -262,7 +263,7 @@ export class AgentSession {
     try {
       const result = await running.connection.request(agentMethods.sessionPrompt, { sessionId, prompt: built.blocks });
       this.signIn.settled();
-      this.transcript.endTurn(result.stopReason);
+      this.transcript.endTurn(result.stopReason, turnUsage(result));
     } catch (error) {
       if (this.lifecycle.running === running && this.signIn.required(running, error)) return 'requeue';
       // The output closing usually means the process is exiting: let the crash report win.

@@ -3,14 +3,18 @@
 export { HostToViewSchema, IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '../webview-protocol/messages';
 export type { HostToView, SessionTabView, StatusView, ViewToHost } from '../webview-protocol/messages';
 export type {
+  CompactionEntryView,
   DiffView,
   ElicitationEntryView,
   EntryView,
+  NoticeEntryView,
   PermissionOptionView,
+  PlanContentView,
   PlanEntryView,
   StopReasonView,
   ToolContentView,
   ToolEntryView,
+  TurnUsageView,
 } from '../webview-protocol/entries';
 export { EMPTY_SESSION } from '../webview-protocol/session';
 export { fieldProblem, uncheckablePattern } from '../webview-protocol/elicitation';

@@ -1,4 +1,4 @@
-import { appendSpaced, clamp, h, icon } from '../dom';
+import { appendSpaced, clamp, disclosure, h, icon } from '../dom';
 import { pathTail } from '../format';
 import { toolIcon } from '../icons';
 import type { ToolEntryView } from '../protocol';
@@ -7,6 +7,7 @@ import { renderPermission } from './permission';
 import { renderToolContent } from './toolContent';
 
 const TITLE_MAX = 1000;
+const NAME_MAX = 200;
 
 const STATUS_WORDS: Record<ToolEntryView['status'], string> = {
   pending: 'Pending',
@@ -16,7 +17,10 @@ const STATUS_WORDS: Record<ToolEntryView['status'], string> = {
   unfinished: 'Not finished',
 };
 
-/** A tool call card: head (icon, title, status badge), its content, locations, and the permission chooser. */
+/**
+ * A tool call card: head (icon, title, the tool's name, status badge), its content, locations,
+ * its raw input and output (collapsed), and the permission chooser.
+ */
 export function renderTool(el: HTMLElement, entry: ToolEntryView, index: number, context: RenderContext): void {
   el.dataset.toolCallId = entry.toolCallId;
   el.dataset.status = entry.status;
@@ -26,13 +30,16 @@ export function renderTool(el: HTMLElement, entry: ToolEntryView, index: number,
   const head = h('div', 'tool-head');
   const titleEl = h('span', 'tool-title', title);
   titleEl.title = title;
-  appendSpaced(head, icon(toolIcon(entry.toolKind), 'tool-icon'), titleEl, h('span', `badge badge-${entry.status}`, STATUS_WORDS[entry.status]));
+  const name = entry.name ? [h('span', 'tool-name', clamp(entry.name, NAME_MAX))] : [];
+  appendSpaced(head, icon(toolIcon(entry.toolKind), 'tool-icon'), titleEl, ...name, h('span', `badge badge-${entry.status}`, STATUS_WORDS[entry.status]));
   el.append(head);
 
   entry.content.forEach((content, contentIndex) => {
     el.append(renderToolContent(content, contentIndex, context.isExpanded(index, contentIndex)));
   });
   if (entry.locations.length > 0) el.append(renderLocations(entry.locations));
+  if (entry.rawInput !== undefined) el.append(rawJson('Input', entry.rawInput, context.isOpen(index, 'input'), 'input'));
+  if (entry.rawOutput !== undefined) el.append(rawJson('Output', entry.rawOutput, context.isOpen(index, 'output'), 'output'));
   // ACP Host's own say comes before the choice it explains (h sets text, never HTML).
   if (entry.policyNote) el.append(h('div', 'policy-note', entry.policyNote));
   if (entry.permission) el.append(renderPermission(entry.permission, entry.toolCallId, title));
@@ -50,4 +57,12 @@ function renderLocations(locations: ToolEntryView['locations']): HTMLElement {
     list.append(link);
   }
   return list;
+}
+
+/** The agent's raw JSON (masked and clipped by the host), collapsed: text in a pre, never markup. */
+function rawJson(label: string, json: string, open: boolean, part: string): HTMLDetailsElement {
+  const details = disclosure(label, open, part);
+  details.classList.add('tool-raw');
+  details.append(h('pre', 'raw-json', json));
+  return details;
 }
