@@ -188,10 +188,10 @@ export class Transcript {
   /**
    * The DOM is the truth for a disclosure's open state: a click may be newer than its `toggle`
    * event, which is queued, and would fire on an element this re-render is about to detach.
-   * Only ours are found: markdown never renders a `<details>` of the agent's.
+   * Every disclosure is a child of its entry (never inside its content, however large).
    */
   private captureOpen(old: Element, index: number): void {
-    for (const details of old.querySelectorAll('details')) this.presentation.setOpen(index, details.open, details.dataset.part);
+    for (const details of old.querySelectorAll<HTMLDetailsElement>(':scope > details')) this.presentation.setOpen(index, details.open, details.dataset.part);
   }
 
   private onToggle(event: Event): void {
