@@ -4,12 +4,14 @@ import { DiffTexts } from './diffTexts';
 import type { DiffSource } from './diffTexts';
 import type { EntryList } from './entryList';
 import type { Entry, TerminalState, ToolContent, ToolEntry } from './model';
+import { rawJson } from './rawJson';
 
 const NO_OUTPUT: TerminalState = { output: '', truncated: false, exitStatus: null };
 
 /**
  * The transcript's tool call cards: upserted by id, merging only the fields present (ACP §8:
- * `content` and `locations` replace the stored arrays), with their diffs' full texts (within the
+ * `content` and `locations` replace the stored arrays; `rawInput` and `rawOutput` are kept as
+ * bounded, masked JSON text), with their diffs' full texts (within the
  * session's budget) and the output of the client terminals they embed.
  */
 export class ToolCards {
@@ -63,6 +65,7 @@ export class ToolCards {
     this.turn?.add(update.toolCallId);
     const patch: Partial<ToolEntry> = {};
     if (update.title != null) patch.title = update.title;
+    if (update.name != null) patch.name = update.name;
     if (update.kind != null) patch.toolKind = update.kind;
     if (update.status != null) patch.status = update.status;
     // A new content or locations array replaces the old one (ACP §8).
@@ -74,6 +77,9 @@ export class ToolCards {
       patch.content = update.content.map((c, i) => (c.type === 'diff' ? diffs.views[i]! : this.contentView(c)));
     }
     if (update.locations != null) patch.locations = update.locations.map((l) => ({ path: l.path, line: l.line ?? null }));
+    // Any JSON value; null reads as absent, as for the other fields of an update.
+    if (update.rawInput != null) patch.rawInput = rawJson(update.rawInput);
+    if (update.rawOutput != null) patch.rawOutput = rawJson(update.rawOutput);
     if (this.index.has(update.toolCallId)) {
       this.patch(update.toolCallId, patch);
     } else {

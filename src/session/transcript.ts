@@ -1,19 +1,24 @@
 import { Emitter } from 'vscode-jsonrpc';
 import type { Event } from 'vscode-jsonrpc';
-import type { SessionUpdate } from '../protocol';
+import type { Notice, SessionUpdate } from '../protocol';
+import { Compactions } from './compactions';
 import { contentText } from './contentText';
 import type { DiffSource } from './diffTexts';
 import type { EntryList } from './entryList';
-import type { AttachmentLabel, Entry, PlanItem, TextEntry, TurnEnd } from './model';
+import type { AttachmentLabel, Entry, TextEntry, TurnEnd } from './model';
+import { Plans } from './plans';
 import { Questions } from './questions';
 import { ToolCards } from './toolCards';
 
 /**
  * The transcript of one session, folded from `session/update`s (Zed's acp_thread is the model):
  * append to the last entry when the kind matches, upsert tool calls by id (`tools`), replace
- * plans wholesale; what waits on the user is held beside the entries that show it (`questions`). Its entries are the panel's view model already (pure data,
- * no ACP types), so the host posts them as they are. Entries are only ever added or replaced, so
- * an index names one entry for the transcript's life (until `clear`).
+ * plans wholesale (`plans`, also by id), upsert compactions by id (`compactions`); what waits on
+ * the user is held beside the entries that show it (`questions`). Every fold finds its entry by
+ * index, never by a search, so it costs the size of the update, not of the transcript. Its
+ * entries are the panel's view model already (pure data, no ACP types), so the host posts them
+ * as they are. Entries are only ever added or replaced, so an index names one entry for the
+ * transcript's life (until `clear`).
  */
 export type TranscriptEvent =
   | { type: 'added' | 'updated'; index: number }
@@ -33,6 +38,8 @@ export class Transcript {
   readonly tools: ToolCards;
   /** The permissions and forms waiting on the user. */
   readonly questions: Questions;
+  private readonly plans: Plans;
+  private readonly compactions: Compactions;
   /** The `messageId` of the last text entry, when the agent gives them: a new id starts a new entry. */
   private openMessageId: string | undefined;
   /**
@@ -63,6 +70,8 @@ export class Transcript {
     };
     this.tools = new ToolCards(parts, diffTextChars);
     this.questions = new Questions(parts, this.tools);
+    this.plans = new Plans(parts);
+    this.compactions = new Compactions(parts);
   }
 
   get entries(): readonly Entry[] {
@@ -87,7 +96,22 @@ export class Transcript {
         this.tools.upsert(update);
         return true;
       case 'plan':
-        this.setPlan(update.entries);
+        this.plans.set(update.entries);
+        return true;
+      case 'plan_update':
+        this.plans.update(update.plan);
+        return true;
+      case 'plan_removed':
+        this.plans.remove(update.planId);
+        return true;
+      case 'compaction_update':
+        this.compactions.update(update);
+        return true;
+      case 'compaction_summary_chunk':
+        this.compactions.appendSummary(update);
+        return true;
+      case 'notice':
+        this.addNotice(update);
         return true;
       default:
         return false;
@@ -160,6 +184,8 @@ export class Transcript {
       return { ...entry, status, content, permission: undefined };
     });
     this.tools.restored(this.list);
+    this.plans.restored(this.list);
+    this.compactions.restored(this.list);
     this.emit({ type: 'reset' });
   }
 
@@ -169,6 +195,8 @@ export class Transcript {
     this.list = [];
     this.tools.clear();
     this.questions.clear();
+    this.plans.clear();
+    this.compactions.clear();
     this.openMessageId = undefined;
     this.open = undefined;
     this.emit({ type: 'reset' });
@@ -197,11 +225,9 @@ export class Transcript {
     }
   }
 
-  private setPlan(entries: readonly PlanItem[]): void {
-    const index = this.list.findLastIndex((e) => e.kind === 'plan');
-    const plan: Entry = { kind: 'plan', entries: entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) };
-    if (index === -1) this.push(plan);
-    else this.replace(index, plan);
+  /** Custom severities (`_vendor…`, later ones) show as `info`. */
+  private addNotice({ severity, title, description }: Notice): void {
+    this.push({ kind: 'notice', severity: severity === 'warning' || severity === 'error' ? severity : 'info', title, description: description ?? null });
   }
 
   /** The streamed text entry gets its text (as a new object: one handed out earlier keeps its own). */

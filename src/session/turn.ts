@@ -8,6 +8,7 @@ import { attachmentLabel, promptBlocks, promptCaps, refusal } from './attachment
 import type { SessionLifecycle } from './lifecycle';
 import type { SignIn } from './signIn';
 import type { Transcript } from './transcript';
+import { turnUsage } from './usage';
 import type { QueuedPrompt, TurnOutcome } from './turnQueue';
 import type { SessionStatus, TurnEnd } from './model';
 
@@ -77,7 +78,8 @@ export async function runTurn(s: TurnSession, next: QueuedPrompt): Promise<TurnO
   try {
     const result = await send(s, running, sessionId, built.blocks);
     s.signIn.settled();
-    transcript.endTurn({ stopReason: result.stopReason }, turn);
+    const usage = turnUsage(result);
+    transcript.endTurn(usage ? { stopReason: result.stopReason, usage } : { stopReason: result.stopReason }, turn);
   } catch (error) {
     if (lifecycle.running === running && s.signIn.required(running, error)) {
       transcript.endTurn(undefined, turn);

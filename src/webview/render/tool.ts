@@ -1,4 +1,4 @@
-import { appendSpaced, clamp, h, icon } from '../dom';
+import { appendSpaced, clamp, disclosure, h, icon } from '../dom';
 import { pathTail } from '../format';
 import { toolIcon } from '../icons';
 import type { ToolEntryView } from '../protocol';
@@ -7,6 +7,7 @@ import { renderPermission, renderPermissionAnswer } from './permission';
 import { renderToolContent } from './toolContent';
 
 const TITLE_MAX = 1000;
+const NAME_MAX = 200;
 
 const STATUS_WORDS: Record<ToolEntryView['status'], string> = {
   pending: 'Pending',
@@ -16,7 +17,10 @@ const STATUS_WORDS: Record<ToolEntryView['status'], string> = {
   unfinished: 'Not finished',
 };
 
-/** A tool call card: head (icon, title, status badge), its content, locations, and the permission chooser. */
+/**
+ * A tool call card: head (icon, title, the tool's name, status badge), its content, locations,
+ * its raw input and output (collapsed), and the permission chooser.
+ */
 export function renderTool(el: HTMLElement, entry: ToolEntryView, index: number, context: RenderContext): void {
   el.dataset.toolCallId = entry.toolCallId;
   el.dataset.status = entry.status;
@@ -30,13 +34,16 @@ export function renderTool(el: HTMLElement, entry: ToolEntryView, index: number,
   // permission relayed as a question may never be followed by a status from the agent.
   const answered = entry.permissionAnswer?.outcome === 'selected' && (entry.status === 'pending' || entry.status === 'unfinished');
   const badge = answered ? [] : [h('span', `badge badge-${entry.status}`, STATUS_WORDS[entry.status])];
-  appendSpaced(head, icon(toolIcon(entry.toolKind), 'tool-icon'), titleEl, ...badge);
+  const name = entry.name ? [h('span', 'tool-name', clamp(entry.name, NAME_MAX))] : [];
+  appendSpaced(head, icon(toolIcon(entry.toolKind), 'tool-icon'), titleEl, ...name, ...badge);
   el.append(head);
 
   entry.content.forEach((content, contentIndex) => {
     el.append(renderToolContent(content, contentIndex, context.isExpanded(index, contentIndex)));
   });
   if (entry.locations.length > 0) el.append(renderLocations(entry.locations));
+  if (entry.rawInput !== undefined) el.append(rawJson('Input', entry.rawInput, context.isOpen(index, 'input'), 'input'));
+  if (entry.rawOutput !== undefined) el.append(rawJson('Output', entry.rawOutput, context.isOpen(index, 'output'), 'output'));
   // ACP Host's own say comes before the choice it explains (h sets text, never HTML).
   if (entry.policyNote) el.append(h('div', 'policy-note', entry.policyNote));
   if (entry.permission) el.append(renderPermission(entry.permission, entry.toolCallId, title));
@@ -55,4 +62,12 @@ function renderLocations(locations: ToolEntryView['locations']): HTMLElement {
     list.append(link);
   }
   return list;
+}
+
+/** The agent's raw JSON (masked and clipped by the host), collapsed: text in a pre, never markup. */
+function rawJson(label: string, json: string, open: boolean, part: string): HTMLDetailsElement {
+  const details = disclosure(label, open, part);
+  details.classList.add('tool-raw');
+  details.append(h('pre', 'raw-json', json));
+  return details;
 }
