@@ -1,6 +1,6 @@
 import { attachmentList } from '../attachments';
 import { h, icon } from '../dom';
-import { patchMarkdown, renderMarkdown } from '../markdown';
+import { patchMarkdown } from '../markdownStream';
 import type { EntryView, StopReasonView } from '../protocol';
 import type { RenderContext } from './context';
 import { renderElicitation } from './elicitation';
@@ -62,9 +62,10 @@ export function patchEntry(el: Element, entry: EntryView | undefined): boolean {
   return markdown !== null;
 }
 
+/** Rendered by patchMarkdown from the start, so text appended later (after a reload too) patches it. */
 function markdownBlock(text: string): HTMLElement {
   const el = h('div', 'markdown');
-  el.append(renderMarkdown(text));
+  patchMarkdown(el, text);
   return el;
 }
 
