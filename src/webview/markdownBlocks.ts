@@ -44,10 +44,11 @@ export function parseBlocks(src: string): ParsedBlocks {
  * Whether a top-level block starting at `line` starts at a stable boundary: appending text can
  * change neither the blocks before it nor that a top-level block starts there. markdown-it reads
  * blocks line by line, and what ends a block is decided by the lines after it, so:
- * - The line before is blank. Without a blank line, later text can still join the line to the
- *   block above: `foo` then `#` is a paragraph and an empty heading, but `foo` then `#x` is one
- *   paragraph; a table's header row (`| a |`) ends the paragraph above only once the delimiter
- *   row (`|-|`) under it arrives; a lazy line continues a block quote or a list item. After a
+ * - The line before is blank. Without one, the line after can still decide where the block
+ *   above ends: under `foo`, a row `| a |` followed by `|-|` starts a table and ends the
+ *   paragraph, but followed by `|-|x` it is more of the paragraph. (Some blocks, a heading or a
+ *   closed fence, could be cut after without a blank line; the blank line is the simple rule
+ *   that needs no list of them, and answers have blank lines between their blocks.) After a
  *   blank line, what continues the block above (a list item's indented text, the next item of
  *   the same list, more indented code) is decided by that line's own first characters.
  * - The line is complete (a line break follows it), so those first characters are final: `2`

@@ -1,5 +1,6 @@
 import { attachmentList } from '../attachments';
 import { h, icon } from '../dom';
+import { renderMarkdown } from '../markdown';
 import { patchMarkdown } from '../markdownStream';
 import type { EntryView, StopReasonView } from '../protocol';
 import type { RenderContext } from './context';
@@ -62,10 +63,9 @@ export function patchEntry(el: Element, entry: EntryView | undefined): boolean {
   return markdown !== null;
 }
 
-/** Rendered by patchMarkdown from the start, so text appended later (after a reload too) patches it. */
 function markdownBlock(text: string): HTMLElement {
   const el = h('div', 'markdown');
-  patchMarkdown(el, text);
+  el.append(renderMarkdown(text));
   return el;
 }
 
