@@ -1,7 +1,8 @@
 import { attachmentList } from '../attachments';
 import { clamp, disclosure, h, icon } from '../dom';
 import { turnUsageText } from '../format';
-import { markdownBlock, patchMarkdown } from '../markdown';
+import { markdownBlock } from '../markdown';
+import { patchMarkdown } from '../markdownStream';
 import type { EntryView, StopReasonView } from '../protocol';
 import type { RenderContext } from './context';
 import { renderElicitation } from './elicitation';
