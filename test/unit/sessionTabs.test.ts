@@ -79,7 +79,7 @@ test('tabs across agents: one runtime per agent, the switcher view, closing show
 test('the store: newest first, bounded, forget, and corrupt entries are dropped rather than trusted', async () => {
   const memento = new FakeMemento();
   const store = new SessionStore(memento);
-  for (let i = 0; i < MAX_RECORDS + 5; i++) await store.remember({ agentName: 'A', sessionId: `s${i}` }, `t${i}`, new Date(1_700_000_000_000 + i));
+  for (let i = 0; i < MAX_RECORDS + 5; i++) await store.remember({ agentName: 'A', sessionId: `s${i}` }, `t${i}`, {}, new Date(1_700_000_000_000 + i));
   assert.equal(store.records().length, MAX_RECORDS);
   assert.equal(store.records()[0].sessionId, `s${MAX_RECORDS + 4}`);
   await store.remember({ agentName: 'A', sessionId: 's100' }, 'again');
@@ -136,9 +136,9 @@ test("a renamed preset: its history, open tabs and transcripts move to the new n
   const store = new SessionStore(new FakeMemento());
   const old = (sessionId: string) => ({ agentName: 'Claude Code', sessionId });
   const entries = [{ kind: 'user' as const, text: 'hello', attachments: [] }];
-  await store.remember({ agentName: 'Codex', sessionId: 'c1' }, 'codex work', new Date('2026-01-01'));
-  await store.remember(old('a'), 'older claude work', new Date('2026-01-02'));
-  await store.remember(old('b'), 'claude work', new Date('2026-01-03'));
+  await store.remember({ agentName: 'Codex', sessionId: 'c1' }, 'codex work', {}, new Date('2026-01-01'));
+  await store.remember(old('a'), 'older claude work', {}, new Date('2026-01-02'));
+  await store.remember(old('b'), 'claude work', {}, new Date('2026-01-03'));
   await store.saveTranscript(old('b'), entries);
   await store.setOpenTabs([old('b'), { agentName: 'Codex', sessionId: 'c1' }], old('b'));
 

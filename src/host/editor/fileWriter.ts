@@ -19,12 +19,13 @@ type WriteLog = Pick<ConnectionLog, 'info' | 'warn' | 'error'>;
  * - Line endings follow the document: VS Code normalizes the inserted text to the buffer's EOL,
  *   so `\n` content written into a CRLF file is saved with CRLF (and vice versa). A new file gets
  *   the `files.eol` default.
- * - The path is confined first (workspacePaths.ts); a refusal is -32602 and nothing is touched.
+ * - The path is confined to `roots` (the session's) first (workspacePaths.ts); a refusal is
+ *   -32602 and nothing is touched.
  *   `beforeWrite` then sees the file as it was (the edit review's baseline).
  *   A failed create, edit or save is -32603 with the reason.
  */
-export async function writeTextFile(request: WriteTextFileRequest, log?: WriteLog, beforeWrite?: (uri: vscode.Uri) => Promise<void>): Promise<void> {
-  const uri = await resolveWorkspacePath(request.path, log);
+export async function writeTextFile(request: WriteTextFileRequest, roots: readonly string[], log?: WriteLog, beforeWrite?: (uri: vscode.Uri) => Promise<void>): Promise<void> {
+  const uri = await resolveWorkspacePath(request.path, roots, log);
   // Only a confined path reaches the hook (the edit review keeps the file's text from before).
   await beforeWrite?.(uri);
   const fail = (why: string) => {

@@ -1,5 +1,5 @@
 import { attachmentList } from '../attachments';
-import { clamp, disclosure, h, icon } from '../dom';
+import { button, clamp, disclosure, h, icon } from '../dom';
 import { turnUsageText } from '../format';
 import { markdownBlock } from '../markdown';
 import { patchMarkdown } from '../markdownStream';
@@ -27,6 +27,7 @@ export function renderEntry(entry: EntryView | undefined, index: number, context
     case 'user':
       el.append(h('div', 'text', entry.text)); // what the user typed, never markdown
       if (entry.attachments?.length) el.append(attachmentList(entry.attachments));
+      if (context.canFork()) el.append(button('fork-from-here', 'Fork from here', 'repo-forked'));
       break;
     case 'agent':
       el.append(markdownBlock(entry.text));

@@ -22,6 +22,11 @@ const SCHEMA_ID = 'https://agentclientprotocol.com/schema/v1/schema.json';
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 ajv.addSchema(officialSchema, SCHEMA_ID);
 
+// The unstable schema (methods such as session/fork), for what ACP Host sends of it.
+const UNSTABLE_ID = 'https://agentclientprotocol.com/schema/v1/schema.unstable.json';
+const officialUnstableSchema = JSON.parse(readFileSync(require.resolve('@agentclientprotocol/sdk/schema/v1/schema.unstable.json'), 'utf8')) as OfficialSchema;
+ajv.addSchema(officialUnstableSchema, UNSTABLE_ID);
+
 const compiled = new Map<string, ValidateFunction>();
 
 function validatorFor(schema: object): ValidateFunction {
@@ -55,6 +60,13 @@ function errorsAgainst(schema: object, value: unknown, at = ''): string[] {
 /** A validator for one `$defs` type (e.g. `SessionNotification`); it returns `[]` when valid. */
 export function specValidator(defName: string): (value: unknown) => string[] {
   const schema = ref(defName);
+  return (value) => errorsAgainst(schema, value);
+}
+
+/** A validator for one `$defs` type of the UNSTABLE schema (e.g. `ForkSessionRequest`, which the stable one lacks). */
+export function unstableSpecValidator(defName: string): (value: unknown) => string[] {
+  if (!(defName in officialUnstableSchema.$defs)) throw new Error(`No $defs/${defName} in the official unstable schema`);
+  const schema = { $ref: `${UNSTABLE_ID}#/$defs/${defName}` };
   return (value) => errorsAgainst(schema, value);
 }
 
