@@ -219,6 +219,14 @@ test('several roots (a multi-root session): any root is served; a symlink leavin
     }
     // The same paths for a session confined to its cwd (its agent does not take additionalDirectories).
     await assert.rejects(resolveWorkspacePath(`${second}/new.txt`, [ws], log), refused);
+    // No folder open (an empty cwd): nothing is inside, whatever the process's own cwd.
+    const cwd = process.cwd();
+    process.chdir(root);
+    try {
+      await assert.rejects(resolveWorkspacePath(`${ws}/file.txt`, [''], log), refused);
+    } finally {
+      process.chdir(cwd);
+    }
 
     // terminal/create: a cwd in the second root runs there; none is the first root (the session cwd); beside them is refused.
     const run = async (cwd?: string) => {

@@ -1,4 +1,5 @@
 import { realpath } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
 import type { ConnectionLog } from '../../agent/connection';
 import { RpcError } from '../../protocol/errors';
@@ -41,6 +42,8 @@ export async function resolveWorkspacePath(requested: string, roots: readonly st
     throw error;
   }
   for (const folder of roots) {
+    // No folder open gives an empty cwd: relative to nothing certain, it holds nothing.
+    if (!isAbsolute(folder)) continue;
     const root = await realpath(folder).catch(() => folder);
     if (isInside(root, real)) return vscode.Uri.file(real);
   }
