@@ -116,7 +116,8 @@ export class SessionTabs {
       const named = ref !== undefined && ref.sessionId !== sessionId;
       if (ref && (named || controller.label !== label || turnEnded)) {
         const { roots, forkOf } = controller.origin;
-        void this.store.remember(ref, controller.runtime.secrets.scrub(controller.label), { roots, forkOf });
+        const { secrets } = controller.runtime;
+        void this.store.remember(ref, secrets.scrub(controller.label), { roots, forkOf: forkOf && secrets.scrubDeep(forkOf) });
         if (named) void this.persistTabs();
       }
       // A fork shows its copied conversation from the start: kept as soon as the agent named it.

@@ -157,3 +157,24 @@ test("a renamed preset: its history, open tabs and transcripts move to the new n
   assert.deepEqual(store.records('Claude Code'), []);
   await written;
 });
+
+test('the store keeps a session\'s roots and fork origin with its record; what is given again replaces them, a corrupt one is dropped', async () => {
+  const memento = new FakeMemento();
+  const store = new SessionStore(memento);
+  const ref = { agentName: 'Alpha', sessionId: 's1' };
+  const roots = { cwd: '/ws/app', additionalDirectories: ['/ws/lib'] };
+  const forkOf = { sessionId: 's0', title: 'the original', note: null };
+  await store.remember(ref, 'first', { roots, forkOf });
+  assert.deepEqual(store.details(ref), { roots, forkOf });
+  await store.remember(ref, 'retitled');
+  assert.deepEqual(store.details(ref), { roots, forkOf }, 'a title alone keeps them');
+  await store.remember(ref, 'moved', { roots: { cwd: '/ws/lib', additionalDirectories: [] } });
+  assert.deepEqual(store.details(ref)?.roots, { cwd: '/ws/lib', additionalDirectories: [] });
+  assert.equal(store.details({ agentName: 'Alpha', sessionId: 'unknown' }), undefined);
+
+  // Tampered with: each part that does not fit is dropped on its own.
+  const saved = memento.get<{ records: Record<string, unknown>[] }>('acpHost.sessions')!;
+  saved.records[0] = { ...saved.records[0], roots: { cwd: 1, additionalDirectories: 'x' } };
+  await memento.update('acpHost.sessions', saved);
+  assert.deepEqual(store.details(ref), { forkOf });
+});
