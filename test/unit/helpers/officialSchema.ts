@@ -22,11 +22,6 @@ const SCHEMA_ID = 'https://agentclientprotocol.com/schema/v1/schema.json';
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 ajv.addSchema(officialSchema, SCHEMA_ID);
 
-// The unstable schema (methods such as session/fork), for what ACP Host sends of it.
-const UNSTABLE_ID = 'https://agentclientprotocol.com/schema/v1/schema.unstable.json';
-const officialUnstableSchema = JSON.parse(readFileSync(require.resolve('@agentclientprotocol/sdk/schema/v1/schema.unstable.json'), 'utf8')) as OfficialSchema;
-ajv.addSchema(officialUnstableSchema, UNSTABLE_ID);
-
 const compiled = new Map<string, ValidateFunction>();
 
 function validatorFor(schema: object): ValidateFunction {
@@ -60,13 +55,6 @@ function errorsAgainst(schema: object, value: unknown, at = ''): string[] {
 /** A validator for one `$defs` type (e.g. `SessionNotification`); it returns `[]` when valid. */
 export function specValidator(defName: string): (value: unknown) => string[] {
   const schema = ref(defName);
-  return (value) => errorsAgainst(schema, value);
-}
-
-/** A validator for one `$defs` type of the UNSTABLE schema (e.g. `ForkSessionRequest`, which the stable one lacks). */
-export function unstableSpecValidator(defName: string): (value: unknown) => string[] {
-  if (!(defName in officialUnstableSchema.$defs)) throw new Error(`No $defs/${defName} in the official unstable schema`);
-  const schema = { $ref: `${UNSTABLE_ID}#/$defs/${defName}` };
   return (value) => errorsAgainst(schema, value);
 }
 
@@ -153,15 +141,20 @@ export function assertSpecMessage(message: unknown, check: MessageCheck): void {
 }
 
 // The SDK's unstable schema: the stable one plus what is not in the spec yet (PromptResponse.usage,
-// clientCapabilities.plan, plan_update…), for what we send or read of those.
+// clientCapabilities.plan, plan_update, session/fork…), for what we send or read of those.
 export const unstableSchemaPath = require.resolve('@agentclientprotocol/sdk/schema/v1/schema.unstable.json');
 const unstableSchema = JSON.parse(readFileSync(unstableSchemaPath, 'utf8')) as OfficialSchema;
 const UNSTABLE_SCHEMA_ID = 'https://agentclientprotocol.com/schema/v1/schema.unstable.json';
 ajv.addSchema(unstableSchema, UNSTABLE_SCHEMA_ID);
 
+/** A validator for one `$defs` type of the unstable schema (e.g. `ForkSessionRequest`); it returns `[]` when valid. */
+export function unstableSpecValidator(defName: string): (value: unknown) => string[] {
+  if (!(defName in unstableSchema.$defs)) throw new Error(`No $defs/${defName} in the unstable schema`);
+  const schema = { $ref: `${UNSTABLE_SCHEMA_ID}#/$defs/${defName}` };
+  return (value) => errorsAgainst(schema, value);
+}
+
 /** assertSpecValid against the unstable schema's `$defs/<defName>`. */
 export function assertUnstableSpecValid(defName: string, value: unknown): void {
-  if (!(defName in unstableSchema.$defs)) throw new Error(`No $defs/${defName} in the unstable schema`);
-  const errors = errorsAgainst({ $ref: `${UNSTABLE_SCHEMA_ID}#/$defs/${defName}` }, value);
-  assert.deepEqual(errors, [], `not a valid (unstable) ${defName}: ${JSON.stringify(value)}`);
+  assert.deepEqual(unstableSpecValidator(defName)(value), [], `not a valid (unstable) ${defName}: ${JSON.stringify(value)}`);
 }
