@@ -1,6 +1,6 @@
 import { Emitter } from 'vscode-jsonrpc';
 import type { Event } from 'vscode-jsonrpc';
-import { ConnectionClosedError } from '../agent/connection';
+import { ConnectionClosedError } from '../agent/connectionErrors';
 import type { AcpConnection } from '../agent/connection';
 import { agentMethods } from '../protocol/methods';
 import { AgentRuntime } from '../runtime/agentRuntime';
