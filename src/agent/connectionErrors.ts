@@ -52,3 +52,8 @@ export function toResponseError(error: unknown): ResponseError<unknown> {
   const { code, message, data } = errorAnswer(error);
   return new ResponseError(code, message, data);
 }
+
+/** Stops serving a request the agent cancelled before the work began (its -32800 is sent already). */
+export function throwIfCancelled(signal: AbortSignal | undefined, method: string): void {
+  if (signal?.aborted) throw requestCancelled(method);
+}

@@ -43,7 +43,7 @@ export function agentPorts(from: PortSources, owner: (() => AgentSession | undef
         await policy.markRead(request.path);
         return text;
       },
-      write: (request) => writeTextFile(request, logs.connectionLog, (uri) => reviewer.beforeWrite(uri)),
+      write: (request, signal) => writeTextFile(request, { log: logs.connectionLog, beforeWrite: (uri) => reviewer.beforeWrite(uri), signal }),
       terminals,
     }),
     log: logs.connectionLog,

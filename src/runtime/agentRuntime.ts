@@ -1,46 +1,17 @@
 import { startAgent, describeExit } from '../agent/launch';
 import type { RunningAgent } from '../agent/launch';
-import type { AcpConnection, ConnectionLog } from '../agent/connection';
-import { agentMethods, clientMethods } from '../protocol/methods';
-import { ErrorCodes, RpcError } from '../protocol/errors';
-import type {
-  AgentCapabilities,
-  CreateElicitationRequest,
-  CreateElicitationResponse,
-  ListSessionsResponse,
-  LoadSessionResponse,
-  McpServer,
-  NewSessionResponse,
-  ReadTextFileRequest,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
-  ResumeSessionResponse,
-  SessionUpdate,
-  WriteTextFileRequest,
-} from '../protocol';
+import type { ConnectionLog } from '../agent/connection';
+import { agentMethods } from '../protocol/methods';
+import { ErrorCodes } from '../protocol/errors';
+import type { AgentCapabilities, ListSessionsResponse, LoadSessionResponse, McpServer, NewSessionResponse, ResumeSessionResponse } from '../protocol';
 import { clientCapabilities } from './ports';
-import type { AgentDefinition, AgentPorts, ControllerSettings, TerminalPort } from './ports';
+import type { AgentDefinition, AgentPorts, ControllerSettings } from './ports';
 import { selectMcpServers } from './mcpServers';
 import { commandLine, startFailureDetail, startWithFallback } from './presets';
 import { ProcessScope } from './processScope';
+import { serveAgentCalls } from './routing';
+import type { SessionEndpoint } from './routing';
 import { SecretScrubber, redactFields, scrubbingLog } from './secrets';
-
-/**
- * What one session serves the agent. The runtime routes every session-scoped call by its
- * `sessionId`, so a call for a session that is not open on this process is refused (-32602).
- */
-export interface SessionEndpoint {
-  onUpdate(update: SessionUpdate): void;
-  onPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
-  onElicitation(request: CreateElicitationRequest): Promise<CreateElicitationResponse>;
-  readTextFile(request: ReadTextFileRequest): Promise<string>;
-  writeTextFile?(request: WriteTextFileRequest): Promise<void>;
-  terminals?: TerminalPort;
-  /** The process exited on its own; `detail` says how, with the end of its stderr. */
-  onAgentExit(detail: string): void;
-  /** The process was stopped on purpose (a restart, a sign-in): the session may be reopened. */
-  onAgentStop(): void;
-}
 
 /** The session features an agent may advertise (ACP §5: `loadSession` and `sessionCapabilities`). */
 export type SessionFeature = 'load' | 'resume' | 'list' | 'close' | 'delete';
@@ -208,10 +179,13 @@ export class AgentRuntime {
     return (this.live?.inUse ?? false) || this.claims > 0;
   }
 
-  /** One page of `session/list` for this workspace; `cursor` is the agent's, opaque (ACP §8). */
-  async list(cursor?: string): Promise<ListSessionsResponse> {
+  /**
+   * One page of `session/list` for this workspace; `cursor` is the agent's, opaque (ACP §8).
+   * `signal`: the user no longer waits for it (the picker closed): it is cancelled.
+   */
+  async list(cursor?: string, signal?: AbortSignal): Promise<ListSessionsResponse> {
     const running = await this.start();
-    return running.connection.request(agentMethods.sessionList, { cwd: this.settings.workspaceFolder, ...(cursor ? { cursor } : {}) });
+    return running.connection.request(agentMethods.sessionList, { cwd: this.settings.workspaceFolder, ...(cursor ? { cursor } : {}) }, signal);
   }
 
   /** `session/delete`; deleting an unknown session counts as done (ACP §8). */
@@ -279,7 +253,7 @@ export class AgentRuntime {
           onStderrLine: (line) => this.log.info(`[${this.agent.name} stderr] ${line}`),
           scrub: (text) => this.secrets.scrub(text),
         },
-        (connection) => this.serve(connection, scope),
+        (connection) => serveAgentCalls(connection, scope, this.ports, this.log),
       ), (failed, next, error) => this.log.warn(`${error.message.split('\n')[0]} Trying again with: ${commandLine(spec.command, next)} (instead of ${commandLine(spec.command, failed)}).`));
     } catch (error) {
       throw new Error(this.secrets.scrub(startFailureDetail(this.agent.name, error, this.agent.notFoundHint)));
@@ -302,45 +276,5 @@ export class AgentRuntime {
       for (const endpoint of endpoints) endpoint.onAgentExit(detail);
     });
     return running;
-  }
-
-  /**
-   * Handlers for what the agent calls, registered before initialize (agents call early). Each
-   * call is routed by its `sessionId` to a session open on this process (its scope), else refused.
-   */
-  private serve(connection: AcpConnection, scope: ProcessScope): void {
-    const route = (method: string, sessionId: string): SessionEndpoint => {
-      const endpoint = scope.route(sessionId);
-      if (!endpoint) throw RpcError.invalidParams(`${method}: no open session ${JSON.stringify(sessionId)} on this agent`);
-      return endpoint;
-    };
-    connection.onNotification(clientMethods.sessionUpdate, ({ sessionId, update }) => {
-      const endpoint = scope.route(sessionId);
-      if (endpoint) endpoint.onUpdate(update);
-      else this.log.info(`Ignored session/update for ${sessionId}, which is not open`);
-    });
-    connection.onRequest(clientMethods.sessionRequestPermission, (request) => route('session/request_permission', request.sessionId).onPermission(request));
-    if (this.ports.forms) {
-      connection.onRequest(clientMethods.elicitationCreate, (request) => {
-        // A form scoped to a request in flight (sign-in, session setup) goes to the session being opened, else the first.
-        const endpoint = 'sessionId' in request ? route('elicitation/create', request.sessionId) : (scope.opening ?? scope.endpoints()[0]);
-        if (!endpoint) throw RpcError.invalidParams('elicitation/create: no session is open to show it');
-        return endpoint.onElicitation(request);
-      });
-      // Follows URL-mode flows only, which are declined: nothing to do.
-      connection.onNotification(clientMethods.elicitationComplete, ({ elicitationId }) => this.log.info(`Ignored elicitation/complete for ${elicitationId}`));
-    }
-    connection.onRequest(clientMethods.fsReadTextFile, async (request) => ({ content: await route('fs/read_text_file', request.sessionId).readTextFile(request) }));
-    if (this.ports.writeTextFile) {
-      connection.onRequest(clientMethods.fsWriteTextFile, async (request) => (await route('fs/write_text_file', request.sessionId).writeTextFile!(request), {}));
-    }
-    if (this.ports.terminals) {
-      const terminals = (method: string, sessionId: string) => route(method, sessionId).terminals!;
-      connection.onRequest(clientMethods.terminalCreate, (request) => terminals('terminal/create', request.sessionId).create(request));
-      connection.onRequest(clientMethods.terminalOutput, (request) => terminals('terminal/output', request.sessionId).output(request));
-      connection.onRequest(clientMethods.terminalWaitForExit, (request) => terminals('terminal/wait_for_exit', request.sessionId).waitForExit(request));
-      connection.onRequest(clientMethods.terminalKill, async (request) => (await terminals('terminal/kill', request.sessionId).kill(request), {}));
-      connection.onRequest(clientMethods.terminalRelease, async (request) => (await terminals('terminal/release', request.sessionId).release(request), {}));
-    }
   }
 }

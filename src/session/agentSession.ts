@@ -4,7 +4,7 @@ import { ConnectionClosedError } from '../agent/connectionErrors';
 import type { AcpConnection } from '../agent/connection';
 import { agentMethods } from '../protocol/methods';
 import { AgentRuntime } from '../runtime/agentRuntime';
-import type { SessionEndpoint } from '../runtime/agentRuntime';
+import type { SessionEndpoint } from '../runtime/routing';
 import type { AgentDefinition, AgentPorts, ControllerSettings } from '../runtime/ports';
 import { attachmentLabel, promptBlocks, promptCaps, refusal } from './attachments';
 import type { Attachment, NewAttachment } from './attachments';
@@ -16,6 +16,7 @@ import { PolicyGate } from './policyGate';
 import { askAudited } from './permissionAudit';
 import { PromptAttachments } from './promptAttachments';
 import { SessionState } from './sessionState';
+import { SessionSettings } from './sessionSettings';
 import { SignIn } from './signIn';
 import { Transcript } from './transcript';
 import { TurnQueue } from './turnQueue';
@@ -49,6 +50,7 @@ export class AgentSession {
   private readonly lifecycle: SessionLifecycle;
   private readonly turns: TurnQueue;
   private readonly elicitations: Elicitations;
+  private readonly settings: SessionSettings;
   /** Context for the prompt being composed (the panel's chips); the next prompt takes it. */
   private readonly attachments: PromptAttachments;
   private readonly endpoint: SessionEndpoint;
@@ -80,6 +82,7 @@ export class AgentSession {
       (waiting) => this.session.setQueue(waiting.map(({ id, text, attachments }) => (attachments.length > 0 ? { id, text, attachments: attachments.map(attachmentLabel) } : { id, text }))),
     );
     this.elicitations = new Elicitations(this.transcript, agent.name, ports.log);
+    this.settings = new SessionSettings(() => this.target(), this.session, this.transcript);
     this.attachments = new PromptAttachments(
       agent.name,
       () => {
@@ -138,9 +141,14 @@ export class AgentSession {
     return this.lifecycle.stop();
   }
 
-  /** Closes the session for good: queued prompts are dropped, `session/close` when the agent advertises it. */
+  /**
+   * Closes the session for good: queued prompts are dropped, what the user still waited for
+   * (a setting, a sign-in) is cancelled, `session/close` when the agent advertises it.
+   */
   async close(): Promise<void> {
     this.turns.clear();
+    this.settings.abandon();
+    this.signIn.cancel();
     await this.lifecycle.close();
   }
 
@@ -187,34 +195,19 @@ export class AgentSession {
     void this.turns.drain();
   }
 
-  /** `session/set_mode`, shown at once and taken back if the agent refuses. */
-  async setMode(modeId: string): Promise<void> {
-    const target = this.target();
-    const previous = this.session.currentModeId;
-    if (!target || previous === undefined || previous === modeId) return;
-    this.session.setCurrentMode(modeId);
-    try {
-      await target.connection.request(agentMethods.sessionSetMode, { sessionId: target.sessionId, modeId });
-    } catch (error) {
-      this.session.setCurrentMode(previous);
-      this.transcript.addError(`The agent did not switch to mode ${modeId}: ${(error as Error).message}`);
-    }
+  /** The user gave up on the sign-in in progress: the agent is told, and the choices are shown again. */
+  cancelSignIn(): void {
+    this.signIn.cancel();
   }
 
-  /** `session/set_config_option`; the answer is the complete new set (other options may change too). */
-  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
-    const target = this.target();
-    if (!target) return;
-    const { sessionId, connection } = target;
-    const request = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean' as const, value } : { sessionId, configId, value };
-    try {
-      const result = await connection.request(agentMethods.sessionSetConfigOption, request);
-      this.session.setConfigOptions(result.configOptions);
-    } catch (error) {
-      // The picker shows the value the user picked: send it the unchanged state again.
-      this.session.republish();
-      this.transcript.addError(`The agent did not change ${configId}: ${(error as Error).message}`);
-    }
+  /** `session/set_mode`, shown at once and taken back if the agent refuses. */
+  setMode(modeId: string): Promise<void> {
+    return this.settings.setMode(modeId);
+  }
+
+  /** `session/set_config_option`; a pick for the same option before the answer cancels the earlier one. */
+  setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    return this.settings.setConfigOption(configId, value);
   }
 
   /** `session/cancel`, then everything still waiting on the user is answered `cancelled` (ACP §14.4). */
@@ -280,11 +273,12 @@ export class AgentSession {
     const { writeTextFile, terminals } = this.ports;
     return {
       onUpdate: (update) => foldUpdate(update, { transcript: this.transcript, session: this.session, log: this.ports.log }),
-      // Each passes ACP Host's policy first (session/policyGate.ts); a question put to the user is audited.
-      onPermission: (request) => this.gate.permission(request, () => askAudited({ agent: this.agentName, transcript: this.transcript, record: this.ports.audit?.bind(this.ports) }, request)),
-      onElicitation: (request) => this.elicitations.create(request),
-      readTextFile: (request) => this.gate.readTextFile(request, (r) => this.ports.readTextFile(r)),
-      writeTextFile: writeTextFile && ((request) => this.gate.writeTextFile(request, writeTextFile)),
+      // Each passes ACP Host's policy first (session/policyGate.ts); a question put to the user is
+      // audited, and withdrawn when the agent cancels its request (the signal).
+      onPermission: (request, signal) => this.gate.permission(request, () => askAudited({ agent: this.agentName, transcript: this.transcript, record: this.ports.audit?.bind(this.ports) }, request, signal)),
+      onElicitation: (request, signal) => this.elicitations.create(request, signal),
+      readTextFile: (request, signal) => this.gate.readTextFile(request, (r) => this.ports.readTextFile(r), signal),
+      writeTextFile: writeTextFile && ((request, signal) => this.gate.writeTextFile(request, writeTextFile, signal)),
       terminals: this.gate.terminals(terminals),
       onAgentExit: (detail) => this.lifecycle.agentExited(detail),
       onAgentStop: () => this.lifecycle.agentStopped(),

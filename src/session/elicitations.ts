@@ -2,6 +2,7 @@ import type { ConnectionLog } from '../agent/connection';
 import type { CreateElicitationRequest, CreateElicitationResponse } from '../protocol';
 import { formFields } from './elicitation';
 import type { Transcript } from './transcript';
+import { withdrawOnCancel } from './withdraw';
 import { checkContent, uncheckedPattern } from '../forms/elicitationForm';
 
 export type ElicitationAction = 'accept' | 'decline' | 'cancel';
@@ -21,7 +22,8 @@ export class Elicitations {
     private readonly log: ConnectionLog,
   ) {}
 
-  create(request: CreateElicitationRequest): Promise<CreateElicitationResponse> {
+  /** `signal`: the agent cancelled the request (`$/cancel_request`), and the form is withdrawn. */
+  create(request: CreateElicitationRequest, signal?: AbortSignal): Promise<CreateElicitationResponse> {
     if (request.mode !== 'form') {
       this.log.warn(`${this.agentName} asked for a ${request.mode}-mode elicitation, which this client does not support: declined`);
       return Promise.resolve({ action: 'decline' });
@@ -36,7 +38,7 @@ export class Elicitations {
     }
     if (unsupported.length > 0) this.log.info(`Elicitation: left out optional fields of unknown types (${unsupported.map((u) => u.name).join(', ')})`);
     const requestKey = `elicitation-${this.nextKey++}`;
-    return this.transcript.questions.addElicitation({
+    const answer = this.transcript.questions.addElicitation({
       requestKey,
       agentName: this.agentName,
       message: request.message,
@@ -44,6 +46,8 @@ export class Elicitations {
       toolCallId: 'toolCallId' in request ? (request.toolCallId ?? null) : null,
       fields,
     });
+    withdrawOnCancel(signal, answer, () => this.transcript.questions.withdrawForm(requestKey));
+    return answer;
   }
 
   /**

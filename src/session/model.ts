@@ -23,6 +23,8 @@ export interface SessionStatus {
   detail?: string;
   /** The sign-in choices, in the auth phase. Names only: never a secret. */
   authMethods?: AuthMethodInfo[];
+  /** The name of the method an `authenticate` in flight signs in with (the panel offers to cancel it). */
+  signingIn?: string;
 }
 
 export type AttachmentKind = 'file' | 'folder' | 'selection' | 'image';
@@ -99,6 +101,8 @@ export interface ToolEntry {
   permission?: PermissionOption[];
   /** What ACP Host's policy said about it: why it asks, or how it answered on its own. */
   policyNote?: string;
+  /** The agent withdrew its question (`$/cancel_request`) before the user answered. */
+  permissionWithdrawn?: boolean;
 }
 
 export interface FormEntry {

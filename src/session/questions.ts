@@ -33,7 +33,7 @@ export class Questions {
   askPermission(toolCall: ToolCallUpdate, options: PermissionOption[], policyNote?: string): Promise<RequestPermissionResponse> {
     const answer = this.permissionWaits.ask(toolCall.toolCallId);
     this.tools.upsert(toolCall);
-    this.tools.patch(toolCall.toolCallId, { permission: options, policyNote });
+    this.tools.patch(toolCall.toolCallId, { permission: options, policyNote, permissionWithdrawn: undefined });
     return answer;
   }
 
@@ -51,6 +51,19 @@ export class Questions {
   /** The permission asked on `toolCallId`, if any, is answered `cancelled` (its card is updated by the caller). */
   dropPermission(toolCallId: string): void {
     this.permissionWaits.answer(toolCallId);
+  }
+
+  /**
+   * The agent withdrew the permission asked on `toolCallId` (`$/cancel_request`; the connection
+   * answered it -32800): the wait ends, and the card says so, with no options left.
+   */
+  withdrawPermission(toolCallId: string): void {
+    if (this.permissionWaits.answer(toolCallId)) this.tools.patch(toolCallId, { permission: undefined, permissionWithdrawn: true });
+  }
+
+  /** The agent withdrew form `requestKey`, as above: it shows that, and no longer takes an answer. */
+  withdrawForm(requestKey: string): void {
+    this.answerElicitation(requestKey, { action: 'cancel' }, 'withdrawn');
   }
 
   /** An elicitation form (state pending); it is answered through `answerElicitation`. */

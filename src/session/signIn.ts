@@ -1,4 +1,5 @@
 import type { RunningAgent } from '../agent/launch';
+import { RequestAbortedError } from '../agent/connectionErrors';
 import { agentMethods } from '../protocol/methods';
 import { ErrorCodes } from '../protocol/errors';
 import type { AuthMethod } from '../protocol';
@@ -43,6 +44,8 @@ export class SignIn {
   /** The sign-in just done ("signing in with X"), until the request it was for succeeds. */
   private attempt: string | undefined;
   private busy = false;
+  /** The `authenticate` waiting for the agent, which `cancel` abandons. */
+  private authenticating: AbortController | undefined;
 
   constructor(
     private readonly session: SignInSession,
@@ -52,6 +55,15 @@ export class SignIn {
   /** Waiting for the user to pick a method, or signing in: a prompt or a start waits too. */
   get pending(): boolean {
     return this.session.phase === 'auth' || this.busy;
+  }
+
+  /**
+   * The user gave up on the sign-in in progress (the panel's Cancel, or closing the session): an
+   * `authenticate` still waiting is cancelled (`$/cancel_request`) and the choices come back.
+   * The other methods end through their own UI (the key's input box, the login terminal).
+   */
+  cancel(): void {
+    this.authenticating?.abort();
   }
 
   /** What asked for the sign-in went through (or the user starts over): the next -32000 opens a new round. */
@@ -170,10 +182,22 @@ export class SignIn {
         const how = result.exitCode === undefined ? 'was closed or killed before it finished' : `exited with code ${result.exitCode}`;
         return `Signing in with "${method.name}" failed: the login command ${how}.`;
       }
-      default:
+      default: {
         this.ports.log.info(`Signing in to ${name} with "${method.name}" (authenticate ${method.id})`);
-        await running.connection.request(agentMethods.authenticate, { methodId: method.id });
-        return undefined;
+        const mine = (this.authenticating = new AbortController());
+        // The panel shows the sign-in in progress, with its Cancel.
+        this.session.setStatus({ signingIn: method.name });
+        try {
+          await running.connection.request(agentMethods.authenticate, { methodId: method.id }, mine.signal);
+          return undefined;
+        } catch (error) {
+          if (error instanceof RequestAbortedError) return `Signing in with "${method.name}" was cancelled.`;
+          throw error;
+        } finally {
+          this.authenticating = undefined;
+          this.session.setStatus({ signingIn: undefined });
+        }
+      }
     }
   }
 }

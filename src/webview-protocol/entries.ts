@@ -80,6 +80,8 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
     permission: z.array(PermissionOptionViewSchema).optional(),
     /** ACP Host's own say (plain text): why it asks, or how it answered without asking. */
     policyNote: z.string().optional(),
+    /** The agent withdrew its question (`$/cancel_request`) before the user chose: no options, a note instead. */
+    permissionWithdrawn: z.boolean().optional(),
   }),
   z.object({ kind: z.literal('plan'), entries: z.array(PlanEntryViewSchema) }),
   z.object({ kind: z.literal('turnEnd'), stopReason: StopReasonViewSchema }),

@@ -11,7 +11,7 @@ import { AcpConnection } from '../../src/agent/connection';
 import { currentEnv } from '../../src/agent/environment';
 import { AgentSession } from '../../src/session/agentSession';
 import { AgentRuntime } from '../../src/runtime/agentRuntime';
-import type { SessionEndpoint } from '../../src/runtime/agentRuntime';
+import type { SessionEndpoint } from '../../src/runtime/routing';
 import type { AgentDefinition, AgentPorts } from '../../src/runtime/ports';
 import { MASK, REDACTED, SecretScrubber, SecretScrubbers, redact, redactFields, scrubbingLog, urlCredentials } from '../../src/runtime/secrets';
 import { TraceStore } from '../../src/runtime/trace';

@@ -36,6 +36,14 @@ export function renderTool(el: HTMLElement, entry: ToolEntryView, index: number,
   // ACP Host's own say comes before the choice it explains (h sets text, never HTML).
   if (entry.policyNote) el.append(h('div', 'policy-note', entry.policyNote));
   if (entry.permission) el.append(renderPermission(entry.permission, entry.toolCallId, title));
+  // The agent took its question back: nothing is left to choose, and the card says why.
+  else if (entry.permissionWithdrawn) el.append(withdrawnNote());
+}
+
+function withdrawnNote(): HTMLElement {
+  const note = h('div', 'permission-withdrawn');
+  appendSpaced(note, icon('circle-slash'), h('span', '', 'Withdrawn by the agent'));
+  return note;
 }
 
 function renderLocations(locations: ToolEntryView['locations']): HTMLElement {
