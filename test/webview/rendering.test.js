@@ -109,6 +109,29 @@ test('tool cards: the codicon of each kind and the words of each status', async 
   });
 });
 
+test('a question the agent withdrew: its options go, "Withdrawn by the agent" shows instead; a withdrawn form says so and has no form', async () => {
+  const options = [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }];
+  const form = { kind: 'elicitation', requestKey: 'elicitation-1', agentName: 'Fake', message: 'Which port?', title: 'Port', toolCallId: null, fields: [{ name: 'port', title: 'Port', description: null, required: true, type: 'integer' }], state: 'pending' };
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot([tool({ status: 'pending', permission: options }), form], { status: h.status('prompting') }));
+    const card = page.locator(`${entry(0)}.entry-tool`);
+    assert.equal(await card.locator('.permission button.option').count(), 2);
+    assert.equal(await card.locator('.permission-withdrawn').count(), 0);
+    assert.equal(await page.locator(`${entry(1)} form`).count(), 1);
+    await h.render(page, { type: 'batch', messages: [
+      { type: 'entry', index: 0, entry: tool({ status: 'pending', permissionWithdrawn: true }) },
+      { type: 'entry', index: 1, entry: { ...form, state: 'withdrawn' } },
+    ] });
+    assert.equal(await card.locator('button').count(), 0, 'nothing left to click');
+    assert.equal((await card.locator('.permission-withdrawn').innerText()).trim(), 'Withdrawn by the agent');
+    assert.equal(await card.locator('.permission-withdrawn .codicon-circle-slash').count(), 1);
+    const withdrawnForm = page.locator(`${entry(1)}.entry-elicitation`);
+    assert.equal(await withdrawnForm.getAttribute('data-state'), 'withdrawn');
+    assert.equal(await withdrawnForm.locator('form, button').count(), 0);
+    assert.equal((await withdrawnForm.locator('.badge-elicitation-withdrawn').innerText()).trim(), 'Withdrawn by the agent');
+  });
+});
+
 test('a terminal card: its state, the end of its output as text, scrolled to the end, and a truncation note', async () => {
   await h.withPanel(env, {}, async (page) => {
     const lines = Array.from({ length: 200 }, (_, i) => `line ${i} <b>not html</b>`).join('\n');
