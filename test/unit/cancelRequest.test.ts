@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { currentEnv } from '../../src/agent/environment';
 import { RequestAbortedError } from '../../src/agent/connectionErrors';
+import { AgentRuntime } from '../../src/runtime/agentRuntime';
+import type { AgentPorts } from '../../src/runtime/ports';
 import { AgentSession } from '../../src/session/agentSession';
 import type { Entry } from '../../src/session/model';
 import { until } from './helpers/streams';
@@ -20,25 +22,26 @@ interface Rig {
   logs: string[];
   /** What we sent the agent, parsed (the protocol trace). */
   sent: Array<Record<string, any>>;
+  /** Another session on the same agent process. */
+  sibling(): AgentSession;
 }
 
 function rig(env: Record<string, string> = {}): Rig {
   const logs: string[] = [];
   const sent: Rig['sent'] = [];
   const record = (level: string) => (m: string) => logs.push(`${level} ${m}`);
-  const session = new AgentSession(
-    { name: 'Cancel', identity: 'test', launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'cancel-agent.js')], cwd: FIXTURES, env: { ...currentEnv(), ...env } }) },
-    { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },
-    {
-      readTextFile: async () => 'x',
-      log: { info: record('info'), warn: record('warn'), error: record('error') },
-      onTrace: (_name, direction, message) => {
-        if (direction === 'send') sent.push(JSON.parse(JSON.stringify(message)) as Record<string, any>);
-      },
-      forms: true,
+  const agent = { name: 'Cancel', identity: 'test', launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'cancel-agent.js')], cwd: FIXTURES, env: { ...currentEnv(), ...env } }) };
+  const settings = { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' };
+  const ports: AgentPorts = {
+    readTextFile: async () => 'x',
+    log: { info: record('info'), warn: record('warn'), error: record('error') },
+    onTrace: (_name, direction, message) => {
+      if (direction === 'send') sent.push(JSON.parse(JSON.stringify(message)) as Record<string, any>);
     },
-  );
-  return { session, logs, sent };
+    forms: true,
+  };
+  const session = new AgentSession(agent, settings, ports, { runtime: new AgentRuntime(agent, settings, ports) });
+  return { session, logs, sent, sibling: () => new AgentSession(agent, settings, ports, { runtime: session.runtime }) };
 }
 
 type Tool = Extract<Entry, { kind: 'tool' }>;
@@ -52,7 +55,9 @@ async function received(session: AgentSession): Promise<Array<Record<string, any
 }
 
 /** Nothing the fake agent checked was wrong, and we never spoke LSP's cancellation. */
-function assertClean({ logs, sent }: Rig): void {
+async function assertClean({ session, logs, sent }: Rig): Promise<void> {
+  await session.prompt('__problems__');
+  assert.equal(lastAgentText(session), '[]');
   assert.deepEqual(logs.filter((l) => l.includes('PROBLEM')), []);
   assert.deepEqual(sent.filter((m) => m.method === '$/cancelRequest'), []);
   assert.deepEqual(logs.filter((l) => /Ignored an answer/.test(l)), [], 'a late answer to a cancelled request is not a stray');
@@ -75,9 +80,9 @@ test('the agent withdraws its permission request: the card says so without optio
     r.session.choosePermission('risky-1', 'yes');
     const answers = r.sent.filter((m) => !('method' in m) && m.id === 0);
     assert.deepEqual(answers, [{ jsonrpc: '2.0', id: 0, error: { code: -32800, message: 'Request cancelled: session/request_permission was withdrawn by the agent' } }]);
-    assertClean(r);
+    await assertClean(r);
   } finally {
-    await r.session.stop();
+    await r.session.runtime.stop();
   }
 });
 
@@ -93,9 +98,9 @@ test('the agent withdraws its form: it shows withdrawn, takes no answer, and the
     assert.equal(r.session.transcript.entries.find((e): e is Form => e.kind === 'elicitation')?.state, 'withdrawn');
     assert.equal(r.session.answerElicitation(form.requestKey, 'accept', { port: 80 }), false);
     assert.equal(r.sent.filter((m) => !('method' in m) && m.id === 0).length, 1);
-    assertClean(r);
+    await assertClean(r);
   } finally {
-    await r.session.stop();
+    await r.session.runtime.stop();
   }
 });
 
@@ -112,9 +117,9 @@ test('a session/list the user gave up on is cancelled with $/cancel_request nami
     assert.deepEqual(got.filter((m) => m.method === '$/cancel_request'), [{ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: request.id } }]);
     assert.equal(got.filter((m) => m.method === '$/cancelRequest').length, 0);
     assert.ok(r.logs.some((l) => l.includes(`the client cancelled session/list (id ${request.id})`)), 'the agent saw it');
-    assertClean(r);
+    await assertClean(r);
   } finally {
-    await r.session.stop();
+    await r.session.runtime.stop();
   }
 });
 
@@ -133,16 +138,20 @@ test('a config option picked again before the answer cancels the first request; 
     const picks = got.filter((m) => m.method === 'session/set_config_option');
     assert.deepEqual(got.filter((m) => m.method === '$/cancel_request').map((m) => m.params.requestId), [picks[0]?.id]);
 
+    await assertClean(r);
+
+    // Closed while a pick waits: the agent's process lives on for the other session, which asks it.
+    const other = r.sibling();
+    await other.start();
     const last = r.session.setConfigOption('model', 'slow');
-    await until('the last set_config_option', () => r.sent.filter((m) => m.method === 'session/set_config_option').length === 3 || undefined);
+    const request = await until('the last set_config_option', () => r.sent.filter((m) => m.method === 'session/set_config_option')[2]);
     await r.session.close();
     await last;
-    const cancels = r.sent.filter((m) => m.method === '$/cancel_request');
-    assert.equal(cancels.length, 2);
-    assert.equal(cancels[1]?.params.requestId, r.sent.filter((m) => m.method === 'session/set_config_option')[2]?.id);
-    assertClean(r);
+    assert.deepEqual(r.sent.filter((m) => m.method === '$/cancel_request').map((m) => m.params.requestId), [picks[0]?.id, request.id]);
+    assert.equal((await received(other)).filter((m) => m.method === '$/cancel_request').at(-1)?.params.requestId, request.id);
+    await assertClean({ ...r, session: other });
   } finally {
-    await r.session.stop();
+    await r.session.runtime.stop();
   }
 });
 
@@ -166,8 +175,8 @@ test('a sign-in cancelled while the agent signs in: $/cancel_request for authent
     assert.equal(r.session.currentStatus.phase, 'ready');
     const got = await received(r.session);
     assert.equal(got.filter((m) => m.method === '$/cancel_request').length, 1);
-    assertClean(r);
+    await assertClean(r);
   } finally {
-    await r.session.stop();
+    await r.session.runtime.stop();
   }
 });

@@ -1,0 +1,85 @@
+// ACP's `$/cancel_request` in the real extension host, against test/fixtures/agents/cancel-agent.js
+// (which checks what it is sent and writes `PROBLEM:` to stderr, hence to the log, when it is
+// wrong): the agent withdraws its permission request and the panel's card says so, with its
+// ACP Host policy in the way as in real use; closing the history picker cancels the agent's
+// session/list; the panel's Cancel on a sign-in in progress cancels `authenticate`.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { AgentSession } from '../../src/session/agentSession';
+import { api, find, until, useAgent } from './helpers';
+
+const lastAgentText = (c: AgentSession) => find(c, 'agent').at(-1)?.text;
+
+/** What the agent received, as its `__report__` turn lists it. */
+async function received(c: AgentSession): Promise<Array<{ method?: string; id?: unknown; params?: { requestId?: unknown } }>> {
+  await c.prompt('__report__');
+  return JSON.parse(lastAgentText(c) ?? '[]') as Array<{ method?: string; params?: { requestId?: unknown } }>;
+}
+
+/** Nothing the agent checked was wrong (its `__problems__`), and LSP's cancellation never went out. */
+async function assertClean(c: AgentSession, agent: string): Promise<void> {
+  await c.prompt('__problems__');
+  assert.strictEqual(lastAgentText(c), '[]');
+  const trace = (await api()).host.logs.traceText(agent);
+  assert.ok(!trace.includes('$/cancelRequest'), 'LSP $/cancelRequest is never sent');
+  assert.ok(trace.includes('"method":"$/cancel_request"'), 'the trace shows the cancel');
+}
+
+suite('$/cancel_request', function () {
+  this.timeout(60000);
+
+  teardown(async () => {
+    await (await api()).host.controller.stop();
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  });
+
+  test('the agent withdraws its permission request: the card has no options left and says so; the agent got -32800', async () => {
+    const controller = await useAgent('Canceller', 'cancel-agent.js');
+    const { host } = await api();
+    const turn = controller.prompt('ask');
+    await until('the permission card', () => find(controller, 'tool').find((t) => t.permission));
+    // The fixture's lever: a mode change makes it withdraw the question.
+    await host.handleIntent({ type: 'setMode', modeId: 'plan' });
+    await turn;
+    assert.strictEqual(lastAgentText(controller), 'withdrawn: -32800');
+    const card = find(controller, 'tool').find((t) => t.toolCallId === 'risky-1');
+    assert.strictEqual(card?.permission, undefined);
+    assert.strictEqual(card?.permissionWithdrawn, true);
+    // A click that was on its way does nothing.
+    await host.handleIntent({ type: 'permission', toolCallId: 'risky-1', optionId: 'yes' });
+    const answers = (await received(controller)).filter((m) => m.method === undefined && m.id === 0);
+    assert.strictEqual(answers.length, 1, 'answered once');
+    await assertClean(controller, 'Canceller');
+  });
+
+  test('closing the history picker while the agent lists its sessions cancels session/list', async () => {
+    const controller = await useAgent('Canceller', 'cancel-agent.js');
+    const { host } = await api();
+    const opening = host.handleIntent({ type: 'sessionHistory' });
+    await until('session/list on the wire', () => (host.logs.traceText('Canceller').includes('"method":"session/list"') ? true : undefined));
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await opening;
+    const got = await received(controller);
+    const list = got.find((m) => m.method === 'session/list');
+    assert.deepStrictEqual(got.filter((m) => m.method === '$/cancel_request').map((m) => m.params?.requestId), [list?.id]);
+    await assertClean(controller, 'Canceller');
+  });
+
+  test('Cancel on a sign-in in progress cancels authenticate; the choices come back and the next sign-in works', async () => {
+    const controller = await useAgent('Slow sign-in', 'cancel-agent.js', { FAKE_REQUIRE_AUTH: '1' });
+    const { host } = await api();
+    assert.strictEqual(controller.currentStatus.phase, 'auth', controller.currentStatus.detail);
+    const signingIn = host.handleIntent({ type: 'authenticate', methodId: 'slow-login' });
+    await until('the sign-in in progress', () => controller.currentStatus.signingIn);
+    await host.handleIntent({ type: 'cancelSignIn' });
+    await signingIn;
+    assert.strictEqual(controller.currentStatus.phase, 'auth');
+    assert.match(controller.currentStatus.detail ?? '', /was cancelled/);
+    await host.handleIntent({ type: 'authenticate', methodId: 'slow-login' });
+    assert.strictEqual(controller.currentStatus.phase, 'ready', controller.currentStatus.detail);
+    const got = await received(controller);
+    const authenticate = got.find((m) => m.method === 'authenticate');
+    assert.deepStrictEqual(got.filter((m) => m.method === '$/cancel_request').map((m) => m.params?.requestId), [authenticate?.id]);
+    await assertClean(controller, 'Slow sign-in');
+  });
+});
