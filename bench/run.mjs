@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { throughput } from './throughput.mjs';
+import { folds } from './folds.mjs';
 import { pixels } from './pixels.mjs';
 import { longTranscript } from './longTranscript.mjs';
 import { startup } from './startup.mjs';
@@ -21,6 +22,7 @@ console.log('# ACP Host benchmarks');
 console.log(`\n${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${chromium}, load average ${os.loadavg()[0].toFixed(2)} at start`);
 
 const t = await throughput();
+const f = await folds();
 const p = await pixels();
 const l = await longTranscript();
 await startup();
@@ -29,6 +31,7 @@ table('Targets', [
   ['target', 'measured', 'verdict'],
   ['inbound throughput ours/SDK ≥ 1.5×', ratio(t.ab), verdict(t.ab >= 1.5)],
   ['inbound throughput ours/JSON.parse ≥ 0.5×', ratio(t.ac), verdict(t.ac >= 0.5)],
+  ['every fold O(update): cost at 100,000 entries / 100 ≤ 1.2×, worst kind', ratio(f.worstGrowth), verdict(f.worstGrowth <= 1.2)],
   ['host → DOM p95 < 16 ms', ms(p.p95), verdict(p.p95 < 16)],
   ['no streamed text lost', p.intact ? 'every chunk, in order' : 'text lost', verdict(p.intact)],
   ['append one entry does not grow with length (10,000/100 ≤ 1.5×)', ratio(l.entryGrowth), verdict(l.entryGrowth <= 1.5)],

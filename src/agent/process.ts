@@ -46,7 +46,12 @@ export class AgentProcess {
   private readonly child: ChildProcessWithoutNullStreams;
   private listing: Disposable | undefined;
 
-  constructor(spec: LaunchSpec, onStderrLine: (line: string) => void = () => undefined, groups: ProcessGroups = processGroups) {
+  constructor(
+    /** How it was started: a terminal sign-in runs the same command line again (ACP §6). Its env may hold secrets. */
+    readonly spec: LaunchSpec,
+    onStderrLine: (line: string) => void = () => undefined,
+    groups: ProcessGroups = processGroups,
+  ) {
     const windows = process.platform === 'win32';
     this.child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,

@@ -3,8 +3,8 @@
 // disk: an older version, a crash mid-write or a hand edit may have left anything in it).
 import { z } from 'zod';
 
-/** What was asked: a write, a read outside the open buffers, a terminal command, a permission, a sign-in. */
-export const AUDIT_KINDS = ['write', 'read', 'terminal', 'permission', 'sign-in'] as const;
+/** What was asked: a write, a read outside the open buffers, a terminal command, a permission, a sign-in, a sign-out. */
+export const AUDIT_KINDS = ['write', 'read', 'terminal', 'permission', 'sign-in', 'sign-out'] as const;
 /** How it went: `asked` is a question put to the user (its answer is an event of its own). */
 export const AUDIT_DECISIONS = ['allowed', 'denied', 'asked', 'cancelled', 'failed'] as const;
 /**

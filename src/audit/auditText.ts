@@ -18,7 +18,7 @@ export function auditLine(event: AuditEvent): string {
 export function auditText(events: readonly AuditEvent[], maxEvents: number): string {
   const header = [
     `ACP Host audit log of this workspace: ${events.length} event${events.length === 1 ? '' : 's'}, oldest first (the last ${maxEvents} are kept; known secrets show as ***).`,
-    'Writes, terminal commands, reads of files not open in an editor, and permissions: what was asked, how it went, who decided. ACP: Export Audit Log… saves it as JSON Lines.',
+    'Writes, terminal commands, reads of files not open in an editor, permissions, sign-ins and sign-outs: what was asked, how it went, who decided. ACP: Export Audit Log… saves it as JSON Lines.',
     '',
   ];
   return [...header, ...events.map(auditLine)].join('\n') + '\n';

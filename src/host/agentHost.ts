@@ -16,6 +16,7 @@ import type { ActionHost, PanelIntent, ShownSession } from './panel/actions';
 import { AgentViewProvider } from './panel/agentView';
 import { VsCodeWorkbench } from './panel/workbench';
 import { AgentSecrets } from './auth/authPorts';
+import { SignOutContext } from './auth/signOutContext';
 import { MentionPicker, selectionAttachments } from './attachments/attachmentSources';
 import { agentPorts } from './agentPorts';
 import { Follower } from './editor/follow';
@@ -53,6 +54,8 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   /** ACP Host's policy over what agents ask of VS Code (src/policy/, session/policyGate.ts). */
   readonly policy: HostPolicy;
   private readonly follower = this.disposables.add(new Follower(setting('followAgent'), (m) => this.logs.channel.info(m)));
+  /** Whether ACP: Sign Out is offered (the shown agent advertises logout). Public: the integration tests read it. */
+  readonly signOutContext = this.disposables.add(new SignOutContext());
   /** A start refused for an untrusted workspace is retried once the user trusts it (the panel opens in Restricted Mode). */
   private startWhenTrusted = false;
   private readonly store: SessionStore;
@@ -135,6 +138,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     controller.session.setFollow(setting('followAgent'));
     this.view.attach(this.feedSource(controller));
     this.follower.attach(controller.transcript);
+    this.signOutContext.follow(controller);
     // A session brought back without a saved transcript gets its conversation from the agent
     // (session/load) without waiting for a prompt; one with a transcript starts when it is used.
     const nothingShown = controller.transcript.entries.length === 0;

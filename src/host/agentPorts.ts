@@ -2,7 +2,7 @@ import type { AgentSession } from '../session/agentSession';
 import type { AgentPorts } from '../runtime/ports';
 import type { AgentConfig } from './config/agentConfig';
 import type { HostPolicy } from './policy/hostPolicy';
-import { runLoginTerminal } from './auth/authPorts';
+import { confirmLoginCommand, runLoginTerminal } from './auth/authPorts';
 import type { AgentSecrets } from './auth/authPorts';
 import { readForEmbed } from './attachments/attachmentSources';
 import { readTextFile } from './editor/fileReader';
@@ -52,10 +52,12 @@ export function agentPorts(from: PortSources, owner: (() => AgentSession | undef
     secrets: (name) => logs.secrets.for(name),
     askSecret: (agent, varName, prompt) => secrets.ask(agent, varName, prompt),
     storedSecrets: (agent) => secrets.stored(agent),
+    forgetSecrets: (agent) => secrets.forgetOwner(agent),
     runLoginTerminal,
+    confirmLoginCommand,
     mcpServers: () => config.mcpServers((m) => logs.channel.warn(m)),
     readForEmbed,
-    // The panel renders elicitation forms.
+    // The panel renders elicitation forms and URL cards (whose Open the host serves).
     forms: true,
     policy,
   };

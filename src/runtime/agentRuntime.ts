@@ -3,15 +3,49 @@ import type { RunningAgent } from '../agent/launch';
 import type { ConnectionLog } from '../agent/connection';
 import { agentMethods } from '../protocol/methods';
 import { ErrorCodes } from '../protocol/errors';
-import type { AgentCapabilities, ListSessionsResponse, LoadSessionResponse, McpServer, NewSessionResponse, ResumeSessionResponse } from '../protocol';
+import type {
+  AgentCapabilities,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+  ListSessionsResponse,
+  LoadSessionResponse,
+  McpServer,
+  NewSessionResponse,
+  ReadTextFileRequest,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  ResumeSessionResponse,
+  SessionUpdate,
+  WriteTextFileRequest,
+} from '../protocol';
+import { serveClient } from './clientHandlers';
 import { clientCapabilities } from './ports';
-import type { AgentDefinition, AgentPorts, ControllerSettings } from './ports';
+import type { AgentDefinition, AgentPorts, ControllerSettings, TerminalPort } from './ports';
 import { selectMcpServers } from './mcpServers';
 import { commandLine, startFailureDetail, startWithFallback } from './presets';
 import { ProcessScope } from './processScope';
-import { serveAgentCalls } from './routing';
-import type { SessionEndpoint } from './routing';
 import { SecretScrubber, redactFields, scrubbingLog } from './secrets';
+
+/**
+ * What one session serves the agent. The runtime routes every session-scoped call by its
+ * `sessionId`, so a call for a session that is not open on this process is refused (-32602).
+ * `signal` is aborted when the agent cancels its request (`$/cancel_request`): the connection
+ * has answered it -32800 by then; what waits on the user is withdrawn, what is not done is not.
+ */
+export interface SessionEndpoint {
+  onUpdate(update: SessionUpdate): void;
+  onPermission(request: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
+  onElicitation(request: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse>;
+  /** `elicitation/complete`: true when this session's accepted URL request of that id is now done. */
+  onElicitationComplete(elicitationId: string): boolean;
+  readTextFile(request: ReadTextFileRequest, signal: AbortSignal): Promise<string>;
+  writeTextFile?(request: WriteTextFileRequest, signal: AbortSignal): Promise<void>;
+  terminals?: TerminalPort;
+  /** The process exited on its own; `detail` says how, with the end of its stderr. */
+  onAgentExit(detail: string): void;
+  /** The process was stopped on purpose (a restart, a sign-in): the session may be reopened. */
+  onAgentStop(): void;
+}
 
 /** The session features an agent may advertise (ACP §5: `loadSession` and `sessionCapabilities`). */
 export type SessionFeature = 'load' | 'resume' | 'list' | 'close' | 'delete';
@@ -253,7 +287,7 @@ export class AgentRuntime {
           onStderrLine: (line) => this.log.info(`[${this.agent.name} stderr] ${line}`),
           scrub: (text) => this.secrets.scrub(text),
         },
-        (connection) => serveAgentCalls(connection, scope, this.ports, this.log),
+        (connection) => serveClient(connection, scope, this.ports, this.log),
       ), (failed, next, error) => this.log.warn(`${error.message.split('\n')[0]} Trying again with: ${commandLine(spec.command, next)} (instead of ${commandLine(spec.command, failed)}).`));
     } catch (error) {
       throw new Error(this.secrets.scrub(startFailureDetail(this.agent.name, error, this.agent.notFoundHint)));

@@ -97,11 +97,22 @@ export interface AgentPorts {
   storedSecrets?(agent: SecretOwner): Promise<Record<string, string>>;
   /** `terminal` auth: runs the login command in a real terminal; `auth.terminal` is advertised only with it. */
   runLoginTerminal?(spec: LoginTerminalSpec): Promise<LoginTerminalResult>;
+  /**
+   * Asks the user, naming the exact command line, whether to run a sign-in command the agent
+   * chose (the older `_meta["terminal-auth"]` form) that is not the agent's own command; true =
+   * run it. Without it such a command is never run.
+   */
+  confirmLoginCommand?(agentName: string, commandLine: string, agentCommand: string): Promise<boolean>;
+  /** Drops what askSecret stored for this agent (its name and identity): signing out. Resolves with how many values were dropped. */
+  forgetSecrets?(agent: SecretOwner): Promise<number>;
   /** The MCP servers to pass in session/new (acpHost.mcpServers), read for each new session. */
   mcpServers?(): Promise<McpServer[]>;
   /** The text of an attached file for an embedded `resource` (open buffer first); without it files are sent as links. */
   readForEmbed?: EmbedReader;
-  /** The panel shows `elicitation/create` forms (answered through `answerElicitation`); form mode is advertised only with it. */
+  /**
+   * The panel shows `elicitation/create` requests (answered through `answerElicitation`): forms,
+   * and URL cards whose Open the host serves; both modes are advertised only with it.
+   */
   forms?: boolean;
   /** ACP Host's policy over what agents ask (session/policyGate.ts); without it every request is served as asked. */
   policy?: PolicyPort;
@@ -148,9 +159,12 @@ export function clientCapabilities(ports: AgentPorts): ClientCapabilities {
     fs: { readTextFile: true, writeTextFile: ports.writeTextFile !== undefined },
     terminal: ports.terminals !== undefined,
     ...(ports.runLoginTerminal ? { auth: { terminal: true } } : {}),
-    // Form mode only (`{}` alone would advertise no mode, ACP §5); URL mode requests are declined.
-    ...(ports.forms ? { elicitation: { form: {} } } : {}),
+    // Each mode by name (`{}` alone would advertise no mode, ACP §5).
+    ...(ports.forms ? { elicitation: { form: {}, url: {} } } : {}),
     // The panel renders boolean config options as checkboxes.
     session: { configOptions: { boolean: {} } },
+    // The older terminal sign-in (auth.ts `legacyTerminalAuth`): agents from before the `terminal`
+    // type offer a runnable login only to clients that say they take this form.
+    ...(ports.runLoginTerminal ? { _meta: { 'terminal-auth': true } } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { DisposableStore, toDisposable } from '../base/disposables';
 import type { RunningAgent } from '../agent/launch';
-import type { SessionEndpoint } from './routing';
+import type { SessionEndpoint } from './agentRuntime';
 
 /**
  * What belongs to one agent process: its connection and the process itself, the sessions routed

@@ -4,7 +4,7 @@ import { ConnectionClosedError } from '../agent/connectionErrors';
 import type { AcpConnection } from '../agent/connection';
 import { agentMethods } from '../protocol/methods';
 import { AgentRuntime } from '../runtime/agentRuntime';
-import type { SessionEndpoint } from '../runtime/routing';
+import type { SessionEndpoint } from '../runtime/agentRuntime';
 import type { AgentDefinition, AgentPorts, ControllerSettings } from '../runtime/ports';
 import { attachmentLabel, promptBlocks, promptCaps, refusal } from './attachments';
 import type { Attachment, NewAttachment } from './attachments';
@@ -18,6 +18,7 @@ import { PromptAttachments } from './promptAttachments';
 import { SessionState } from './sessionState';
 import { SessionSettings } from './sessionSettings';
 import { SignIn } from './signIn';
+import { signOut } from './signOut';
 import { Transcript } from './transcript';
 import { TurnQueue } from './turnQueue';
 import type { QueuedPrompt, TurnOutcome } from './turnQueue';
@@ -200,6 +201,12 @@ export class AgentSession {
     this.signIn.cancel();
   }
 
+  /** ACP: Sign Out: `logout`, when the agent offers it (signOut.ts); resolves with what the user is told. */
+  signOut(): Promise<string> {
+    this.signIn.settled();
+    return signOut(this.signInSession(), this.ports);
+  }
+
   /** `session/set_mode`, shown at once and taken back if the agent refuses. */
   setMode(modeId: string): Promise<void> {
     return this.settings.setMode(modeId);
@@ -277,6 +284,7 @@ export class AgentSession {
       // audited, and withdrawn when the agent cancels its request (the signal).
       onPermission: (request, signal) => this.gate.permission(request, () => askAudited({ agent: this.agentName, transcript: this.transcript, record: this.ports.audit?.bind(this.ports) }, request, signal)),
       onElicitation: (request, signal) => this.elicitations.create(request, signal),
+      onElicitationComplete: (elicitationId) => this.elicitations.complete(elicitationId),
       readTextFile: (request, signal) => this.gate.readTextFile(request, (r) => this.ports.readTextFile(r), signal),
       writeTextFile: writeTextFile && ((request, signal) => this.gate.writeTextFile(request, writeTextFile, signal)),
       terminals: this.gate.terminals(terminals),

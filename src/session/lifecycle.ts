@@ -2,8 +2,7 @@ import type { RunningAgent } from '../agent/launch';
 import type { LoadSessionResponse, NewSessionResponse } from '../protocol';
 import type { AgentDefinition, AgentPorts } from '../runtime/ports';
 import { sessionFeatures } from '../runtime/agentRuntime';
-import type { AgentRuntime } from '../runtime/agentRuntime';
-import type { SessionEndpoint } from '../runtime/routing';
+import type { AgentRuntime, SessionEndpoint } from '../runtime/agentRuntime';
 import { startFailureDetail } from '../runtime/presets';
 import type { SessionState } from './sessionState';
 import { isAuthRequired } from './signIn';
@@ -121,6 +120,7 @@ export class SessionLifecycle {
     this.running = undefined;
     this.sessionId = undefined;
     this.s.transcript.questions.cancelWaiting();
+    this.s.transcript.questions.endUrlWaits();
     this.s.ports.terminals?.dispose?.();
   }
 

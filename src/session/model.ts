@@ -120,13 +120,40 @@ export interface FormEntry {
   content?: ElicitationContent;
 }
 
+/** What is worth a warning in a URL an agent asks the user to open. */
+export type UrlWarning = 'punycode' | 'notHttps' | 'credentials';
+
+/**
+ * Pending: Open, Decline, Cancel. Waiting: the user opened it (`accept`), the agent has not said
+ * it is done. Ended: the agent stopped (or the session was restored) before it said so.
+ */
+export type UrlState = 'pending' | 'waiting' | 'completed' | 'declined' | 'cancelled' | 'ended' | 'withdrawn';
+
+/** A URL-mode elicitation: the agent asks the user to open a URL, which opens only on their click. */
+export interface UrlEntry {
+  kind: 'urlElicitation';
+  requestKey: string;
+  agentName: string;
+  message: string;
+  toolCallId: string | null;
+  /** As it opens: parsed and normalized (an internationalized host is in its punycode form). */
+  url: string;
+  /** Its host (with a port that is not the default), shown prominently. */
+  host: string;
+  warnings: UrlWarning[];
+  state: UrlState;
+}
+
 export type Entry =
   | TextEntry
   | ToolEntry
   | { kind: 'plan'; entries: PlanItem[] }
   | { kind: 'turnEnd'; stopReason: TurnStopReason }
   | { kind: 'error'; message: string }
-  | FormEntry;
+  /** ACP Host's own word, not an error (signed out). */
+  | { kind: 'note'; message: string }
+  | FormEntry
+  | UrlEntry;
 
 export interface Command {
   name: string;

@@ -1,7 +1,7 @@
 import type { CreateElicitationResponse, RequestPermissionResponse, ToolCallUpdate } from '../protocol';
 import type { ElicitationState } from '../forms/elicitationForm';
 import type { EntryList } from './entryList';
-import type { FormEntry, PermissionOption } from './model';
+import type { Entry, FormEntry, PermissionOption, UrlEntry, UrlState } from './model';
 import type { ToolCards } from './toolCards';
 import { Waits } from './waits';
 
@@ -14,9 +14,9 @@ import { Waits } from './waits';
 export class Questions {
   /** The permission requests waiting on the user, by tool call (the card shows the options). */
   private readonly permissionWaits = new Waits<RequestPermissionResponse>({ outcome: { outcome: 'cancelled' } });
-  /** The forms waiting on the user, by request key. */
+  /** The forms and URL requests waiting on the user, by request key. */
   private readonly formWaits = new Waits<CreateElicitationResponse>({ action: 'cancel' });
-  /** Elicitation entries by their request key. */
+  /** Elicitation entries (forms and URL cards) by their request key. */
   private readonly formIndex = new Map<string, number>();
 
   constructor(
@@ -61,22 +61,20 @@ export class Questions {
     if (this.permissionWaits.answer(toolCallId)) this.tools.patch(toolCallId, { permission: undefined, permissionWithdrawn: true });
   }
 
-  /** The agent withdrew form `requestKey`, as above: it shows that, and no longer takes an answer. */
+  /** The agent withdrew form (or URL request) `requestKey`, as above: it shows that, and no longer takes an answer. */
   withdrawForm(requestKey: string): void {
-    this.answerElicitation(requestKey, { action: 'cancel' }, 'withdrawn');
+    if (!this.urlEntry(requestKey)) this.answerElicitation(requestKey, { action: 'cancel' }, 'withdrawn');
+    else if (this.formWaits.answer(requestKey)) this.setUrlState(requestKey, 'withdrawn');
   }
 
   /** An elicitation form (state pending); it is answered through `answerElicitation`. */
   addElicitation(entry: Omit<FormEntry, 'kind' | 'state'>): Promise<CreateElicitationResponse> {
-    const answer = this.formWaits.ask(entry.requestKey);
-    this.formIndex.set(entry.requestKey, this.entries.length);
-    this.entries.push({ kind: 'elicitation', ...entry, state: 'pending' });
-    return answer;
+    return this.addWaiting({ kind: 'elicitation', ...entry, state: 'pending' });
   }
 
   /** The form `requestKey` while it waits for an answer. */
   waitingForm(requestKey: string): FormEntry | undefined {
-    const entry = this.entries.at(this.formIndex.get(requestKey) ?? -1);
+    const entry = this.entryOf(requestKey);
     return this.formWaits.has(requestKey) && entry?.kind === 'elicitation' ? entry : undefined;
   }
 
@@ -94,14 +92,65 @@ export class Questions {
 
   /**
    * The turn was cancelled or ended, or the agent went away: every permission still asked is
-   * answered `cancelled` and every open form `cancel`.
+   * answered `cancelled`, every open form and URL request `cancel`. (A URL the user opened is
+   * answered already: its card waits on for the agent's `elicitation/complete`.)
    */
   cancelWaiting(): void {
     for (const toolCallId of this.permissionWaits.keys) {
       this.permissionWaits.answer(toolCallId);
       this.tools.patch(toolCallId, { permission: undefined });
     }
-    for (const requestKey of this.formWaits.keys) this.answerElicitation(requestKey, { action: 'cancel' }, 'cancelled');
+    for (const requestKey of this.formWaits.keys) {
+      if (this.urlEntry(requestKey)) this.answerUrl(requestKey, 'cancel');
+      else this.answerElicitation(requestKey, { action: 'cancel' }, 'cancelled');
+    }
+  }
+
+  /** A URL-mode request (state pending), answered through `answerUrl`; the card shows it until the agent says it is done. */
+  addUrl(entry: Omit<UrlEntry, 'kind' | 'state'>): Promise<CreateElicitationResponse> {
+    return this.addWaiting({ kind: 'urlElicitation', ...entry, state: 'pending' });
+  }
+
+  /** The URL card `requestKey`, whatever its state. */
+  urlEntry(requestKey: string): UrlEntry | undefined {
+    const entry = this.entryOf(requestKey);
+    return entry?.kind === 'urlElicitation' ? entry : undefined;
+  }
+
+  /** Shows a form or a URL card and waits for its answer, under its request key. */
+  private addWaiting(entry: FormEntry | UrlEntry): Promise<CreateElicitationResponse> {
+    const answer = this.formWaits.ask(entry.requestKey);
+    this.formIndex.set(entry.requestKey, this.entries.length);
+    this.entries.push(entry);
+    return answer;
+  }
+
+  private entryOf(requestKey: string): Entry | undefined {
+    return this.entries.at(this.formIndex.get(requestKey) ?? -1);
+  }
+
+  /** The user's answer to a pending URL request: `accept` (they open it) leaves the card waiting for the agent. False when nothing waited. */
+  answerUrl(requestKey: string, action: CreateElicitationResponse['action']): boolean {
+    if (!this.urlEntry(requestKey) || !this.formWaits.answer(requestKey, { action })) return false;
+    this.setUrlState(requestKey, action === 'accept' ? 'waiting' : action === 'decline' ? 'declined' : 'cancelled');
+    return true;
+  }
+
+  /** The agent said the URL flow `requestKey` is done: only a card the user opened closes; false for any other. */
+  completeUrl(requestKey: string): boolean {
+    if (this.urlEntry(requestKey)?.state !== 'waiting') return false;
+    this.setUrlState(requestKey, 'completed');
+    return true;
+  }
+
+  /** The agent went away: a URL card still waiting for it will hear nothing more. */
+  endUrlWaits(): void {
+    for (const requestKey of this.formIndex.keys()) if (this.urlEntry(requestKey)?.state === 'waiting') this.setUrlState(requestKey, 'ended');
+  }
+
+  private setUrlState(requestKey: string, state: UrlState): void {
+    const entry = this.urlEntry(requestKey);
+    if (entry) this.entries.replace(this.formIndex.get(requestKey)!, { ...entry, state });
   }
 
   /** The host's verdict on an answer it refused (`error`; undefined clears it), or the state it ended in. */

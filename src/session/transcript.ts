@@ -100,6 +100,11 @@ export class Transcript {
     this.push({ kind: 'error', message });
   }
 
+  /** ACP Host's own word in the conversation (not an error). */
+  addNote(message: string): void {
+    this.push({ kind: 'note', message });
+  }
+
   /**
    * Ends a turn: tool calls still running are marked unfinished (the agent may never say), and a
    * permission still asked on one of them is answered `cancelled`.
@@ -119,14 +124,15 @@ export class Transcript {
 
   /**
    * Shows a session as it was saved (after a window reload, for agents that cannot replay it).
-   * What waited for an answer then cannot be answered now: permissions are dropped, forms are
-   * cancelled, running tool calls are unfinished. Diffs keep their summary; the full texts were
+   * What waited for an answer then cannot be answered now: permissions are dropped, forms and
+   * URL requests are cancelled (an opened URL's wait has ended), running tool calls are unfinished. Diffs keep their summary; the full texts were
    * not saved, so they no longer open in the diff editor (their cards say so).
    */
   restore(entries: readonly Entry[]): void {
     this.clear();
     this.list = entries.map((entry): Entry => {
       if (entry.kind === 'elicitation' && entry.state === 'pending') return { ...entry, state: 'cancelled' };
+      if (entry.kind === 'urlElicitation' && (entry.state === 'pending' || entry.state === 'waiting')) return { ...entry, state: entry.state === 'pending' ? 'cancelled' : 'ended' };
       if (entry.kind !== 'tool') return entry;
       const status = entry.status === 'pending' || entry.status === 'in_progress' ? 'unfinished' : entry.status;
       const content = entry.content.map((c) => (c.type === 'diff' ? { ...c, textsDropped: true } : c));

@@ -104,6 +104,25 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
     /** What was sent with `accept`. */
     content: z.record(z.string(), ElicitationValueSchema).optional(),
   }),
+  /**
+   * The agent asks the user to open a URL (`elicitation/create`, URL mode): its host and the full
+   * URL as text (never a link), Open / Decline / Cancel; once opened, waiting for the agent to say
+   * it is done. Only http(s) URLs reach the panel (the host refuses the rest); checked here again.
+   */
+  z.object({
+    kind: z.literal('urlElicitation'),
+    requestKey: z.string(),
+    agentName: z.string(),
+    message: z.string(),
+    toolCallId: z.string().nullable(),
+    url: z.string().max(8192).regex(/^https?:\/\/[^\s]+$/i),
+    host: z.string().min(1),
+    warnings: z.array(z.enum(['punycode', 'notHttps', 'credentials'])),
+    /** `withdrawn`: the agent cancelled its request (`$/cancel_request`) before the user answered. */
+    state: z.enum(['pending', 'waiting', 'completed', 'declined', 'cancelled', 'ended', 'withdrawn']),
+  }),
+  /** ACP Host's own word in the conversation (plain text): e.g. signed out. */
+  z.object({ kind: z.literal('note'), message: z.string() }),
 ]);
 
 export type EntryView = z.infer<typeof EntryViewSchema>;
@@ -116,3 +135,4 @@ export type PermissionOptionView = z.infer<typeof PermissionOptionViewSchema>;
 export type PlanEntryView = z.infer<typeof PlanEntryViewSchema>;
 export type StopReasonView = z.infer<typeof StopReasonViewSchema>;
 export type ElicitationEntryView = Extract<EntryView, { kind: 'elicitation' }>;
+export type UrlElicitationEntryView = Extract<EntryView, { kind: 'urlElicitation' }>;

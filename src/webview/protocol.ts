@@ -11,6 +11,7 @@ export type {
   StopReasonView,
   ToolContentView,
   ToolEntryView,
+  UrlElicitationEntryView,
 } from '../webview-protocol/entries';
 export { EMPTY_SESSION } from '../webview-protocol/session';
 export { fieldProblem, uncheckablePattern } from '../webview-protocol/elicitation';

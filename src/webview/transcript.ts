@@ -3,6 +3,7 @@ import { isSafeHref } from './markdown';
 import type { EntryView } from './protocol';
 import { elicitationDecision, elicitationInput, submitElicitation } from './render/elicitation';
 import { movePermissionFocus } from './render/permission';
+import { urlDecision } from './render/urlElicitation';
 import { patchEntry, renderEntry } from './render/entries';
 import type { Presentation } from './presentation';
 import { post } from './vscode';
@@ -216,6 +217,13 @@ export class Transcript {
     const decision = target.closest<HTMLButtonElement>('form.elicitation-form button[data-elicitation-action]');
     if (decision) {
       const answer = elicitationDecision(decision);
+      if (answer) post(answer);
+      return;
+    }
+
+    const urlAction = target.closest<HTMLButtonElement>('.entry-urlElicitation button[data-url-action]');
+    if (urlAction) {
+      const answer = urlDecision(urlAction);
       if (answer) post(answer);
       return;
     }

@@ -5,7 +5,11 @@
 //   env_var:  real SecretStorage and restart; only the password InputBox is replaced (through the
 //             exported host.secrets.prompter), since a test cannot type into it.
 //   terminal: a real VS Code terminal runs the agent's login command (the extension host's own
-//             Electron as Node); its exit code decides.
+//             Electron as Node); its exit code decides. The older `_meta["terminal-auth"]` form,
+//             naming the agent's own program, runs the same way, unasked.
+//   sign-out: ACP: Sign Out is offered (the `acpHost.canSignOut` context key) only while the
+//             shown agent advertises logout; it sends `logout`, says so, records it in the audit
+//             log, and the next session signs in again.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -86,5 +90,50 @@ suite('sign-in (auth methods)', function () {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test('older _meta["terminal-auth"] form naming the agent’s own program: a real terminal runs it, unasked; authenticate is never sent', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-auth-it-'));
+    try {
+      const controller = await useAgent('Auth meta', 'auth-agent.js', { AUTH_KIND: 'terminal-meta', AUTH_MARKER_DIR: dir, AUTH_TERMINAL_TOKEN: 'token-from-meta-env' });
+      const { host } = await api();
+      assert.deepStrictEqual(controller.currentStatus.authMethods?.map((m) => [m.id, m.type]), [['fake-meta-login', 'terminal']]);
+      await host.handleIntent({ type: 'authenticate', methodId: 'fake-meta-login' });
+      await until('ready', () => (controller.currentStatus.phase === 'ready' ? true : undefined));
+      assert.deepStrictEqual(JSON.parse(fs.readFileSync(path.join(dir, 'logged-in'), 'utf8')), { argv: ['--login'], token: 'token-from-meta-env' });
+      const trace = host.logs.traceText('Auth meta');
+      assert.match(trace, /"_meta":\{"terminal-auth":true\}/, 'the older form is advertised');
+      assert.doesNotMatch(trace, /"method":"authenticate"/);
+      const signIns = (await host.audit.events()).filter((e) => e.agent === 'Auth meta' && e.kind === 'sign-in');
+      assert.deepStrictEqual(signIns.map((e) => [e.target, e.decision, e.by]), [['Log in (older form)', 'allowed', 'user']]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('sign-out: offered only while the agent advertises logout; ACP: Sign Out sends logout, says so, is audited; the next session signs in again', async () => {
+    const { host } = await api();
+    await useAgent('Auth agent', 'auth-agent.js', { AUTH_KIND: 'agent' });
+    await host.handleIntent({ type: 'authenticate', methodId: 'fake-login' });
+    assert.strictEqual(host.controller.currentStatus.phase, 'ready');
+    assert.strictEqual(host.signOutContext.value, false, 'not advertised: not offered');
+    await host.controller.stop();
+
+    const controller = await useAgent('Auth logout', 'auth-agent.js', { AUTH_KIND: 'agent', AUTH_LOGOUT: '1' });
+    await host.handleIntent({ type: 'authenticate', methodId: 'fake-login' });
+    assert.strictEqual(controller.currentStatus.phase, 'ready');
+    assert.strictEqual(host.signOutContext.value, true);
+    await vscode.commands.executeCommand('acpHost.signOut');
+    assert.match(host.logs.traceText('Auth logout'), /"method":"logout","params":\{\}/);
+    assert.deepStrictEqual(find(controller, 'note').map((e) => e.message), ['Signed out of Auth logout. New sessions ask you to sign in again.']);
+    const signOuts = (await host.audit.events()).filter((e) => e.agent === 'Auth logout' && e.kind === 'sign-out');
+    assert.deepStrictEqual(signOuts.map((e) => [e.target, e.decision, e.by]), [['logout', 'allowed', 'user']]);
+
+    await host.newSession();
+    assert.notStrictEqual(host.controller, controller);
+    assert.strictEqual(host.controller.currentStatus.phase, 'auth', 'a new session must sign in again');
+    await host.controller.stop();
+    await controller.stop();
+    await until('the context key cleared', () => (host.signOutContext.value === false ? true : undefined));
   });
 });

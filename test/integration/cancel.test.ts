@@ -1,9 +1,12 @@
 // ACP's `$/cancel_request` in the real extension host, against test/fixtures/agents/cancel-agent.js
 // (which checks what it is sent and writes `PROBLEM:` to stderr, hence to the log, when it is
 // wrong): the agent withdraws its permission request and the panel's card says so, with its
-// ACP Host policy in the way as in real use; closing the history picker cancels the agent's
-// session/list; the panel's Cancel on a sign-in in progress cancels `authenticate`.
+// ACP Host policy in the way as in real use; a protected write cancelled while ACP Host asks is
+// not written; closing the history picker cancels the agent's session/list; the panel's Cancel
+// on a sign-in in progress cancels `authenticate`.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../src/session/agentSession';
 import { api, find, until, useAgent } from './helpers';
@@ -50,6 +53,30 @@ suite('$/cancel_request', function () {
     const answers = (await received(controller)).filter((m) => m.method === undefined && m.id === 0);
     assert.strictEqual(answers.length, 1, 'answered once');
     await assertClean(controller, 'Canceller');
+  });
+
+  test('the agent cancels a protected write while ACP Host asks about it: the question is withdrawn, nothing is written', async () => {
+    const controller = await useAgent('Canceller', 'cancel-agent.js');
+    const { host } = await api();
+    const dir = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'cancel-target');
+    const target = path.join(dir, '.env');
+    fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      const turn = controller.prompt(`write ${target}`);
+      const card = await until('ACP Host’s question', () => find(controller, 'tool').find((t) => t.permission));
+      assert.match(card.policyNote ?? '', /ACP Host asks before Canceller may write/);
+      await host.handleIntent({ type: 'setMode', modeId: 'plan' });
+      await turn;
+      assert.strictEqual(lastAgentText(controller), 'withdrawn: -32800');
+      const after = find(controller, 'tool').find((t) => t.toolCallId === card.toolCallId);
+      assert.strictEqual(after?.permission, undefined);
+      assert.strictEqual(after?.permissionWithdrawn, true);
+      assert.match(after?.policyNote ?? '', /the agent withdrew the request/);
+      assert.strictEqual(fs.existsSync(target), false, 'not written');
+      await assertClean(controller, 'Canceller');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('closing the history picker while the agent lists its sessions cancels session/list', async () => {

@@ -1,6 +1,9 @@
 // elicitation/create in the real extension host: the agent's form becomes a transcript entry,
 // answers come back through the same intent handler the webview's messages reach (checked against
 // the form before the agent gets them), and cancelling the turn answers an open form `cancel`.
+// URL mode: a card; its Open (the panel's `accept`) answers accept and opens the URL through
+// VS Code's openExternal (replaced here by a recorder through the host's workbench), and the
+// agent's elicitation/complete closes it.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../src/session/agentSession';
@@ -42,7 +45,7 @@ suite('elicitation forms', function () {
     assert.deepStrictEqual(done.content, content);
   });
 
-  test('decline answers decline; cancelling the turn answers an open form cancel; URL mode is declined', async () => {
+  test('decline answers decline; cancelling the turn answers an open form cancel', async () => {
     const controller = await useAgent('Elicit', 'elicit-agent.js');
     const { host } = await api();
     let turn = controller.prompt('form');
@@ -63,9 +66,46 @@ suite('elicitation forms', function () {
     const cancelAt = received.findIndex((m) => m.method === 'session/cancel');
     assert.ok(cancelAt >= 0);
     assert.ok(received.slice(cancelAt).some((m) => JSON.stringify(m.result) === '{"action":"cancel"}'), 'the open form was answered cancel after session/cancel');
+  });
 
-    await controller.prompt('url');
-    assert.strictEqual(lastAgentText(controller), 'answer: {"action":"decline"}');
+  test('URL mode: nothing opens until Open; Open answers accept and opens the URL through openExternal; elicitation/complete closes the card', async () => {
+    const controller = await useAgent('Elicit', 'elicit-agent.js');
+    const { host } = await api();
+    const opened: string[] = [];
+    const original = host.workbench.openExternal;
+    host.workbench.openExternal = async (uri) => (opened.push(uri.toString(true)), true);
+    try {
+      const urlCards = () => find(controller, 'urlElicitation');
+      let turn = controller.prompt('url');
+      const card = await until('the URL card', () => urlCards().find((c) => c.state === 'pending'));
+      assert.strictEqual(card.agentName, 'Elicit');
+      assert.strictEqual(card.host, 'example.com');
+      assert.strictEqual(card.url, 'https://example.com/login');
+      assert.deepStrictEqual(opened, [], 'nothing opens before the click');
+      assert.match(host.logs.traceText('Elicit'), /"elicitation":\{"form":\{\},"url":\{\}\}/, 'URL mode is advertised');
+
+      await host.handleIntent({ type: 'elicitation', requestKey: card.requestKey, action: 'accept' });
+      await turn;
+      assert.deepStrictEqual(opened, ['https://example.com/login']);
+      assert.strictEqual(lastAgentText(controller), 'answer: {"action":"accept"} for e-1', 'the agent checked our answer');
+      assert.strictEqual(urlCards()[0].state, 'waiting', 'waiting for example.com (an unknown id’s complete changed nothing)');
+      await controller.prompt('complete e-1');
+      assert.strictEqual(urlCards()[0].state, 'completed');
+
+      turn = controller.prompt('url https://example.org/pay');
+      const second = await until('the second card', () => urlCards().find((c) => c.state === 'pending'));
+      await host.handleIntent({ type: 'elicitation', requestKey: second.requestKey, action: 'decline' });
+      await turn;
+      assert.strictEqual(lastAgentText(controller), 'answer: {"action":"decline"} for e-2');
+      await host.handleIntent({ type: 'elicitation', requestKey: second.requestKey, action: 'accept' });
+      assert.deepStrictEqual(opened, ['https://example.com/login'], 'a declined card opens nothing, even when asked again');
+
+      await controller.prompt('url javascript:alert(1)');
+      assert.match(lastAgentText(controller) ?? '', /^refused: -32602 /);
+      assert.strictEqual(urlCards().length, 2, 'a refused URL shows nothing');
+    } finally {
+      host.workbench.openExternal = original;
+    }
   });
 
   test('a question relayed as a permission request shows the agent’s option names and answers the chosen optionId', async () => {

@@ -10,7 +10,7 @@ import type { RunnerHost } from '../../src/host/panel/actionRunner';
 type Phase = ShownSession['currentStatus']['phase'];
 
 /** Every call on the host, its workbench and its sessions, as "name(args)" lines in order. */
-function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?: string; fail?: string } = {}) {
+function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?: string; fail?: string; urls?: Record<string, { state: string; url: string }> } = {}) {
   const calls: string[] = [];
   const failures: { what: string; message: string; tellUser: boolean }[] = [];
   const record =
@@ -22,10 +22,21 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
   /** A session that records its calls under `label`; `start` moves it out of idle. */
   const session = (label: string): ShownSession => {
     const status = { agentName: `${label}-agent`, phase: options.phase ?? 'ready' };
-    const methods = ['authenticate', 'restart', 'prompt', 'unqueue', 'cancel', 'choosePermission', 'answerElicitation', 'setMode', 'setConfigOption', 'attach', 'detach', 'noteAttachment'];
+    const methods = ['authenticate', 'restart', 'prompt', 'unqueue', 'cancel', 'choosePermission', 'setMode', 'setConfigOption', 'attach', 'detach', 'noteAttachment'];
     const fake: Record<string, unknown> = Object.fromEntries(methods.map((m) => [m, record(`${label}.${m}`)]));
     fake.currentStatus = status;
-    fake.transcript = { diffSource: (index: number) => (index === 0 ? { path: '/ws/a.ts', oldText: 'a', newText: 'b' } : undefined) };
+    // URL cards by request key: an `accept` moves a pending one to waiting, as the engine does.
+    const urls = new Map(Object.entries(options.urls ?? {}).map(([key, card]) => [key, { ...card }]));
+    fake.answerElicitation = (requestKey: string, action: string, content: unknown) => {
+      void record(`${label}.answerElicitation`)(requestKey, action, content);
+      const card = urls.get(requestKey);
+      if (card?.state === 'pending') card.state = action === 'accept' ? 'waiting' : 'declined';
+    };
+    fake.signOut = async () => (calls.push(`${label}.signOut()`), `Signed out of ${label}-agent.`);
+    fake.transcript = {
+      diffSource: (index: number) => (index === 0 ? { path: '/ws/a.ts', oldText: 'a', newText: 'b' } : undefined),
+      questions: { urlEntry: (key: string) => urls.get(key) },
+    };
     fake.start = async () => {
       calls.push(`${label}.start()`);
       await (options.start?.() ?? Promise.resolve());
@@ -37,6 +48,8 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
     openDiff: record('openDiff'),
     openLocation: record('openLocation'),
     openLink: record('openLink'),
+    openWebPage: record('openWebPage'),
+    inform: (message) => void calls.push(`inform(${JSON.stringify(message)})`),
     pickAgent: async (choices, current) => (calls.push(`pickAgent(${choices.map((c) => c.name).join(',')}; ${current})`), options.picked),
     setFollow: record('setFollow'),
     showLog: () => void calls.push('showLog()'),
@@ -171,6 +184,23 @@ describe('panel intents', () => {
     }
   });
 
+  test('a URL card: Open (accept) answers, then the host opens the URL the card holds; Open again opens it again; Decline opens nothing', async () => {
+    const urls = { 'url-1': { state: 'pending', url: 'https://example.com/login' } };
+    const { host, calls } = fakeHost({ urls });
+    await dispatchIntent(host, { type: 'elicitation', requestKey: 'url-1', action: 'accept' });
+    assert.deepEqual(calls, ['shown.answerElicitation("url-1", "accept", undefined)', 'openWebPage("https://example.com/login")']);
+    await dispatchIntent(host, { type: 'elicitation', requestKey: 'url-1', action: 'accept' });
+    assert.deepEqual(calls.slice(2), ['shown.answerElicitation("url-1", "accept", undefined)', 'openWebPage("https://example.com/login")'], 'the card waits: its Open again');
+
+    const declined = fakeHost({ urls });
+    await dispatchIntent(declined.host, { type: 'elicitation', requestKey: 'url-1', action: 'decline' });
+    await dispatchIntent(declined.host, { type: 'elicitation', requestKey: 'url-1', action: 'accept' });
+    assert.ok(!declined.calls.some((c) => c.startsWith('openWebPage')), declined.calls.join('\n'));
+    const form = fakeHost();
+    await dispatchIntent(form.host, { type: 'elicitation', requestKey: 'form-1', action: 'accept', content: { a: 1 } });
+    assert.deepEqual(form.calls, ['shown.answerElicitation("form-1", "accept", {"a":1})'], 'a form opens nothing');
+  });
+
   test('a diff whose texts are gone says why, as a warning', async () => {
     const { host, calls, failures } = fakeHost();
     await dispatchIntent(host, { type: 'openDiff', index: 5, contentIndex: 0 });
@@ -215,6 +245,17 @@ describe('palette commands', () => {
       await runCommand(host, id);
       assert.deepEqual(calls, [expected], id);
     }
+  });
+
+  test('Sign Out signs the shown session’s agent out and says so in the status bar; a refusal is shown', async () => {
+    const { host, calls } = fakeHost();
+    await runCommand(host, 'acpHost.signOut');
+    assert.deepEqual(calls, ['shown.signOut()', 'inform("Signed out of shown-agent.")']);
+    const refused = fakeHost();
+    (refused.host.controller as { signOut: () => Promise<string> }).signOut = () => Promise.reject(new Error('Fake does not offer signing out.'));
+    await runCommand(refused.host, 'acpHost.signOut');
+    assert.deepEqual(refused.failures, [{ what: 'acpHost.signOut', message: 'Fake does not offer signing out.', tellUser: true }]);
+    assert.deepEqual(refused.calls, []);
   });
 
   test('Choose Agent… offers the configured agents and chooses the pick; dismissed, nothing changes', async () => {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { currentEnv } from '../../src/agent/environment';
 import { RequestAbortedError } from '../../src/agent/connectionErrors';
 import { AgentRuntime } from '../../src/runtime/agentRuntime';
-import type { AgentPorts } from '../../src/runtime/ports';
+import type { AgentPorts, TerminalPort } from '../../src/runtime/ports';
 import { AgentSession } from '../../src/session/agentSession';
 import type { Entry } from '../../src/session/model';
 import { until } from './helpers/streams';
@@ -26,7 +26,7 @@ interface Rig {
   sibling(): AgentSession;
 }
 
-function rig(env: Record<string, string> = {}): Rig {
+function rig(env: Record<string, string> = {}, more: Partial<AgentPorts> = {}): Rig {
   const logs: string[] = [];
   const sent: Rig['sent'] = [];
   const record = (level: string) => (m: string) => logs.push(`${level} ${m}`);
@@ -39,6 +39,7 @@ function rig(env: Record<string, string> = {}): Rig {
       if (direction === 'send') sent.push(JSON.parse(JSON.stringify(message)) as Record<string, any>);
     },
     forms: true,
+    ...more,
   };
   const session = new AgentSession(agent, settings, ports, { runtime: new AgentRuntime(agent, settings, ports) });
   return { session, logs, sent, sibling: () => new AgentSession(agent, settings, ports, { runtime: session.runtime }) };
@@ -98,6 +99,34 @@ test('the agent withdraws its form: it shows withdrawn, takes no answer, and the
     assert.equal(r.session.transcript.entries.find((e): e is Form => e.kind === 'elicitation')?.state, 'withdrawn');
     assert.equal(r.session.answerElicitation(form.requestKey, 'accept', { port: 80 }), false);
     assert.equal(r.sent.filter((m) => !('method' in m) && m.id === 0).length, 1);
+    await assertClean(r);
+  } finally {
+    await r.session.runtime.stop();
+  }
+});
+
+test('the agent cancels its terminal/wait_for_exit: answered -32800 at once, while the command runs on', TIMEOUT, async () => {
+  let waiting = false;
+  const released: string[] = [];
+  const terminals: TerminalPort = {
+    create: async () => ({ terminalId: 't1' }),
+    output: async () => ({ output: '', truncated: false }),
+    waitForExit: () => {
+      waiting = true;
+      return new Promise(() => undefined); // the command never ends
+    },
+    kill: async () => undefined,
+    release: async (request) => void released.push(request.terminalId),
+  };
+  const r = rig({}, { terminals });
+  try {
+    await r.session.start();
+    const turn = r.session.prompt('wait');
+    await until('the wait', () => waiting || undefined);
+    await r.session.setMode('plan');
+    await turn;
+    assert.equal(lastAgentText(r.session), 'withdrawn: -32800');
+    assert.deepEqual(released, ['t1'], 'the agent went on and released it');
     await assertClean(r);
   } finally {
     await r.session.runtime.stop();

@@ -4,8 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningAgent } from '../../src/agent/launch';
-import type { AgentRuntime } from '../../src/runtime/agentRuntime';
-import type { SessionEndpoint } from '../../src/runtime/routing';
+import type { AgentRuntime, SessionEndpoint } from '../../src/runtime/agentRuntime';
 import type { AgentPorts } from '../../src/runtime/ports';
 import { SessionLifecycle } from '../../src/session/lifecycle';
 import { SessionState } from '../../src/session/sessionState';

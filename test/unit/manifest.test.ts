@@ -81,10 +81,22 @@ describe('manifest', () => {
         'acpHost.showAuditLog',
         'acpHost.showLog',
         'acpHost.showTrace',
+        'acpHost.signOut',
         'acpHost.startAgent',
       ],
     );
     for (const c of commands) assert.equal(c.category, 'ACP');
+  });
+
+  test('Sign Out is offered only while the shown agent advertises logout: in the palette and the panel’s title menu', () => {
+    const menus = manifest.contributes.menus as Record<string, { command: string; when?: string; group?: string }[]>;
+    assert.deepEqual(menus.commandPalette.filter((m) => m.command === 'acpHost.signOut'), [{ command: 'acpHost.signOut', when: 'acpHost.canSignOut' }]);
+    const [inPanel] = menus['view/title'].filter((m) => m.command === 'acpHost.signOut');
+    assert.equal(inPanel.when, 'view == acpHost.agentView && acpHost.canSignOut');
+    assert.doesNotMatch(inPanel.group ?? '', /^navigation/, 'in the “…” menu, not a toolbar icon');
+    for (const [where, items] of Object.entries(menus)) {
+      for (const item of items.filter((m) => m.command === 'acpHost.signOut')) assert.match(item.when ?? '', /acpHost\.canSignOut/, where);
+    }
   });
 
   test('every contributed command has an action, and every action a contributed command', () => {

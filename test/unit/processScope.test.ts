@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { ProcessScope } from '../../src/runtime/processScope';
-import type { SessionEndpoint } from '../../src/runtime/routing';
+import type { SessionEndpoint } from '../../src/runtime/agentRuntime';
 import type { RunningAgent } from '../../src/agent/launch';
 
 const endpoint = (name: string) => ({ name }) as unknown as SessionEndpoint;

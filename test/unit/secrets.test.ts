@@ -11,7 +11,7 @@ import { AcpConnection } from '../../src/agent/connection';
 import { currentEnv } from '../../src/agent/environment';
 import { AgentSession } from '../../src/session/agentSession';
 import { AgentRuntime } from '../../src/runtime/agentRuntime';
-import type { SessionEndpoint } from '../../src/runtime/routing';
+import type { SessionEndpoint } from '../../src/runtime/agentRuntime';
 import type { AgentDefinition, AgentPorts } from '../../src/runtime/ports';
 import { MASK, REDACTED, SecretScrubber, SecretScrubbers, redact, redactFields, scrubbingLog, urlCredentials } from '../../src/runtime/secrets';
 import { TraceStore } from '../../src/runtime/trace';
@@ -147,6 +147,7 @@ const endpoint: SessionEndpoint = {
   onUpdate: () => undefined,
   onPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
   onElicitation: async () => ({ action: 'cancel' }),
+  onElicitationComplete: () => false,
   readTextFile: async () => '',
   onAgentExit: () => undefined,
   onAgentStop: () => undefined,

@@ -3,7 +3,7 @@ import { launchIdentity } from '../../runtime/agentIdentity';
 import type { SecretOwner } from '../../runtime/agentIdentity';
 import { agentPresets } from '../../runtime/presets';
 import type { LoginTerminalResult, LoginTerminalSpec } from '../../runtime/ports';
-import { legacySecretKey, planMigration, readIndex, readLegacyIndex, secretKey, varsOf, withVar } from './secretIndex';
+import { legacySecretKey, owns, planMigration, readIndex, readLegacyIndex, secretKey, varsOf, withVar } from './secretIndex';
 import type { SecretIndex } from './secretIndex';
 
 /** globalState keys of the index of stored secrets (secretIndex.ts), and of the older one by agent name alone. */
@@ -68,19 +68,30 @@ export class AgentSecrets {
 
   /** Forgets every stored secret (of the agents of one name, or of all); returns how many were dropped. */
   async forget(agentName?: string): Promise<number> {
+    const count = await this.drop((entry) => agentName === undefined || entry.name === agentName);
+    this.log(`Forgot ${count} stored agent secret${count === 1 ? '' : 's'}${agentName ? ` of ${agentName}` : ''}`);
+    return count;
+  }
+
+  /** Forgets what is stored for exactly this agent (its name and identity: not a namesake's), when it signs out. */
+  async forgetOwner(owner: SecretOwner): Promise<number> {
+    const count = await this.drop((entry) => owns(entry, owner));
+    this.log(`Forgot ${count} stored secret${count === 1 ? '' : 's'} of ${owner.name}, which signed out`);
+    return count;
+  }
+
+  /** Deletes the values of the index entries that match, and those entries; returns how many values went. */
+  private async drop(matches: (entry: SecretOwner) => boolean): Promise<number> {
     await this.migrate();
     let count = 0;
     const index = this.index();
-    const kept = index.filter((entry) => agentName !== undefined && entry.name !== agentName);
-    for (const entry of index) {
-      if (kept.includes(entry)) continue;
+    for (const entry of index.filter(matches)) {
       for (const varName of entry.vars) {
         await this.context.secrets.delete(secretKey(entry, varName));
         count++;
       }
     }
-    await this.context.globalState.update(INDEX_KEY, kept);
-    this.log(`Forgot ${count} stored agent secret${count === 1 ? '' : 's'}${agentName ? ` of ${agentName}` : ''}`);
+    await this.context.globalState.update(INDEX_KEY, index.filter((entry) => !matches(entry)));
     return count;
   }
 
@@ -152,10 +163,11 @@ export class AgentSecrets {
 }
 
 /**
- * A `terminal` sign-in: the agent's own command with the method's args, in a real VS Code
- * terminal the user can type into, shown with focus. Resolves when the terminal closes, with the
- * process's exit code (undefined when the user closed it first). The env is passed to the
- * terminal only, never logged.
+ * A `terminal` sign-in: the login command (the agent's own, with the method's args), in a real
+ * VS Code terminal the user can type into, shown with focus. Resolves when the terminal closes,
+ * with the process's exit code (undefined when the user closed it first). The env is the agent's
+ * launch env exactly (`strictEnv`: not the window's, with the extension host's internals), passed
+ * to the terminal only, never logged.
  */
 export function runLoginTerminal(spec: LoginTerminalSpec): Promise<LoginTerminalResult> {
   const terminal = vscode.window.createTerminal({
@@ -163,6 +175,7 @@ export function runLoginTerminal(spec: LoginTerminalSpec): Promise<LoginTerminal
     shellPath: spec.command,
     shellArgs: spec.args,
     env: spec.env,
+    strictEnv: true,
     cwd: spec.cwd,
     isTransient: true,
   });
@@ -176,4 +189,21 @@ export function runLoginTerminal(spec: LoginTerminalSpec): Promise<LoginTerminal
     });
     terminal.show(false);
   });
+}
+
+/**
+ * The older terminal sign-in names a program of the agent's choosing (runtime/loginCommand.ts):
+ * a modal dialog shows the exact command line, and only Run runs it.
+ */
+export async function confirmLoginCommand(agentName: string, commandLine: string, agentCommand: string): Promise<boolean> {
+  const run = 'Run in a Terminal';
+  const answer = await vscode.window.showWarningMessage(
+    `${agentName} asks to run a command of its choosing to sign in`,
+    {
+      modal: true,
+      detail: `${commandLine}\n\nThis is not ${agentName}'s own command (${agentCommand}). Run it only if you trust it: it runs as you, in a terminal you type your credentials into.`,
+    },
+    run,
+  );
+  return answer === run;
 }

@@ -26,7 +26,8 @@ export function readIndex(raw: unknown): SecretIndex {
   });
 }
 
-const owns = (entry: SecretOwner, owner: SecretOwner) => entry.name === owner.name && entry.identity === owner.identity;
+/** `entry` is exactly this agent's: the same name and the same launch identity. */
+export const owns = (entry: SecretOwner, owner: SecretOwner) => entry.name === owner.name && entry.identity === owner.identity;
 
 /** The variables stored for exactly this agent: same name and same launch identity. */
 export function varsOf(index: SecretIndex, owner: SecretOwner): string[] {

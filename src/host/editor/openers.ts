@@ -23,3 +23,13 @@ export async function openLink(href: string): Promise<void> {
     await openLocation(target.isUri ? vscode.Uri.parse(target.path, true).fsPath : target.path, target.line);
   }
 }
+
+/**
+ * A web page an agent asked the user to open (URL-mode elicitation), on their click: http and
+ * https only (the session refused anything else already), through `open` (VS Code's
+ * openExternal: the user's browser, where neither the agent nor the model can see the page).
+ */
+export async function openWebPage(url: string, open: (uri: vscode.Uri) => Thenable<boolean>): Promise<void> {
+  if (!/^https?:\/\//i.test(url)) throw new Error(`Refused to open ${JSON.stringify(url.slice(0, 200))}: only http and https pages are opened`);
+  await open(vscode.Uri.parse(url, true));
+}

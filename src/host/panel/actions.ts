@@ -24,6 +24,7 @@ export type ShownSession = Pick<
   | 'start'
   | 'authenticate'
   | 'cancelSignIn'
+  | 'signOut'
   | 'restart'
   | 'prompt'
   | 'unqueue'
@@ -43,6 +44,10 @@ export interface Workbench {
   /** Confined to the workspace, and `openLink` to safe schemes (host/editor/openers.ts). */
   openLocation(path: string, line: number | null): Promise<void>;
   openLink(href: string): Promise<void>;
+  /** A page an agent asked the user to open (http and https only), in their browser. */
+  openWebPage(url: string): Promise<void>;
+  /** Tells the user something done, briefly (the status bar). */
+  inform(message: string): void;
   /** ACP: Choose Agent…'s picker: the name picked, or undefined when dismissed. */
   pickAgent(choices: readonly { name: string; commandLine: string; note?: string }[], current: string): Promise<string | undefined>;
   setFollow(enabled: boolean): Thenable<void>;
@@ -94,8 +99,16 @@ const INTENT_ACTIONS: { [K in PanelIntent['type']]: HostAction<Extract<PanelInte
   unqueue: { run: ({ session, intent }) => session.unqueue(intent.id) },
   cancel: { run: ({ session }) => session.cancel() },
   permission: { run: ({ session, intent }) => session.choosePermission(intent.toolCallId, intent.optionId) },
-  // A refused answer keeps the form open with the reason: nothing more to do here.
-  elicitation: { run: ({ session, intent }) => session.answerElicitation(intent.requestKey, intent.action, intent.content) },
+  // A refused answer keeps a form open with the reason. A URL card's `accept` is the user's click on
+  // Open (or Open again): the host opens the URL the card holds, never one the panel sends.
+  elicitation: {
+    warnOnFailure: true,
+    run: async ({ host, session, intent }) => {
+      session.answerElicitation(intent.requestKey, intent.action, intent.content);
+      const card = session.transcript.questions.urlEntry(intent.requestKey);
+      if (intent.action === 'accept' && card?.state === 'waiting') await host.workbench.openWebPage(card.url);
+    },
+  },
   setMode: { run: ({ session, intent }) => session.setMode(intent.modeId) },
   setConfigOption: { run: ({ session, intent }) => session.setConfigOption(intent.configId, intent.value) },
   openDiff: {
@@ -151,6 +164,8 @@ const COMMANDS = {
   'acpHost.showTrace': { run: ({ host, session }) => host.workbench.showTrace(session.currentStatus.agentName) },
   'acpHost.copyTrace': { run: ({ host, session }) => host.workbench.copyTrace(session.currentStatus.agentName) },
   'acpHost.forgetSecrets': { run: ({ host }) => host.workbench.forgetSecrets() },
+  // Offered (palette, the panel's menu) only while the shown agent advertises logout: `acpHost.canSignOut`.
+  'acpHost.signOut': { run: async ({ host, session }) => host.workbench.inform(await session.signOut()) },
   'acpHost.manageWorkspaceConsent': { run: ({ host }) => host.manageWorkspaceConsent() },
   'acpHost.addSelection': { type: 'attachSelection' },
   'acpHost.manageRememberedPermissions': { run: ({ host }) => host.manageRememberedPermissions() },

@@ -3,13 +3,15 @@ import type { DiffSource } from '../../session/transcript';
 import type { AgentSecrets } from '../auth/authPorts';
 import { updateSetting } from '../config/settings';
 import { DiffDocuments } from '../editor/diffDocuments';
-import { openLink, openLocation } from '../editor/openers';
+import { openLink, openLocation, openWebPage } from '../editor/openers';
 import type { Logs } from '../trace/logs';
 import type { Workbench } from './actions';
 
 /** The VS Code UI the actions open: editors, the agent picker, the log and the trace, messages. */
 export class VsCodeWorkbench implements Workbench, vscode.Disposable {
   private readonly diffs = new DiffDocuments();
+  /** How a web page leaves VS Code (its link protection asks first for an untrusted domain); the integration tests replace it to see what opens. */
+  openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
 
   constructor(
     private readonly logs: Logs,
@@ -26,6 +28,15 @@ export class VsCodeWorkbench implements Workbench, vscode.Disposable {
 
   openLink(href: string): Promise<void> {
     return openLink(href);
+  }
+
+  openWebPage(url: string): Promise<void> {
+    return openWebPage(url, this.openExternal);
+  }
+
+  /** Said in the status bar for a while (the panel's transcript says it too). */
+  inform(message: string): void {
+    vscode.window.setStatusBarMessage(message, 10_000);
   }
 
   /** Every agent with its command line (and where it comes from, when that is the workspace's settings). */

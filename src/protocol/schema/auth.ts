@@ -69,6 +69,28 @@ export type AuthMethodEnvVar = z.infer<typeof AuthMethodEnvVarSchema>;
 export const AuthMethodSchema = z.union([AuthMethodTerminalSchema, AuthMethodEnvVarSchema, AuthMethodAgentSchema]);
 export type AuthMethod = z.infer<typeof AuthMethodSchema>;
 
+/**
+ * The older shape of a terminal sign-in, from before ACP had the `terminal` type (claude-code-acp,
+ * opencode, Copilot CLI and others still send it): an agent-type method whose
+ * `_meta["terminal-auth"]` names a whole command line, `{command, args, label, env?}`. Agents
+ * send it only to a client whose `clientCapabilities._meta["terminal-auth"]` is true. Unlike the
+ * `terminal` type, the agent chooses the program: see runtime/loginCommand.ts for when it runs.
+ */
+export const TerminalAuthMetaSchema = z.object({
+  command: z.string().min(1),
+  args: emptyOnNull(z.array(z.string()), []).default([]),
+  label: lenientNullable(z.string()),
+  env: emptyOnNull(z.record(z.string(), z.string()), {}).default({}),
+});
+export type TerminalAuthMeta = z.infer<typeof TerminalAuthMetaSchema>;
+
+/** The `_meta["terminal-auth"]` command of an agent-type method, when it has a valid one; a `terminal` method's own shape wins. */
+export function legacyTerminalAuth(method: AuthMethod): TerminalAuthMeta | undefined {
+  if (method.type !== undefined && method.type !== 'agent') return undefined;
+  const parsed = TerminalAuthMetaSchema.safeParse(method._meta?.['terminal-auth']);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** Only for `agent` methods. */
 export const AuthenticateRequestSchema = z.object({
   methodId: z.string(),

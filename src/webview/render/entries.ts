@@ -6,6 +6,7 @@ import type { RenderContext } from './context';
 import { renderElicitation } from './elicitation';
 import { renderPlan } from './plan';
 import { renderTool } from './tool';
+import { renderUrlElicitation } from './urlElicitation';
 
 /** DOM for entry `index`: `div.entry.entry-<kind>[data-index][data-kind]`. */
 export function renderEntry(entry: EntryView | undefined, index: number, context: RenderContext): HTMLElement {
@@ -44,8 +45,14 @@ export function renderEntry(entry: EntryView | undefined, index: number, context
       el.setAttribute('role', 'alert');
       el.append(icon('error'), h('div', 'text', entry.message));
       break;
+    case 'note':
+      el.append(icon('info'), h('div', 'text', entry.message));
+      break;
     case 'elicitation':
       renderElicitation(el, entry);
+      break;
+    case 'urlElicitation':
+      renderUrlElicitation(el, entry);
       break;
   }
   return el;

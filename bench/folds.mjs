@@ -1,0 +1,92 @@
+// What one update costs the model fold (Transcript / SessionState, through session/fold.ts as a
+// session does), per update kind, in a transcript of 100, 10,000 and 100,000 entries. A fold
+// whose cost depends on how far back its entry is (a search from the end, a walk over every
+// card) shows here as growth; the target is none: 100,000 / 100 ≤ 1.2×.
+import { createRequire } from 'node:module';
+import { count, median, ratio, table, verdict } from './stats.mjs';
+
+const require = createRequire(import.meta.url);
+const { Transcript } = require('../out/src/session/transcript.js');
+const { SessionState } = require('../out/src/session/sessionState.js');
+const { foldUpdate } = require('../out/src/session/fold.js');
+
+const SIZES = [100, 10_000, 100_000];
+const BATCH = 200;
+const BATCHES = 15;
+const log = { info() {}, warn() {}, error: (m) => console.error(m) };
+const text = (t) => ({ type: 'text', text: t });
+const source = (lines, salt) => Array.from({ length: lines }, (_, i) => `line ${i} of ${salt}: ${'x'.repeat(i % 40)}`).join('\n');
+
+/**
+ * A session whose transcript holds `size` entries: a plan and a tool call near the start (so a
+ * fold that searches back for them walks everything), then prompts, answers and finished tool calls.
+ */
+function session(size) {
+  const model = { transcript: new Transcript(), session: new SessionState(), log };
+  const fold = (update) => foldUpdate(update, model);
+  fold({ sessionUpdate: 'plan', entries: [{ content: 'first', priority: 'high', status: 'in_progress' }] });
+  fold({ sessionUpdate: 'tool_call', toolCallId: 'early', title: 'Edit early', kind: 'edit', status: 'in_progress' });
+  for (let i = 0; model.transcript.entries.length < size; i++) {
+    if (i % 3 === 0) model.transcript.addUserPrompt(`prompt ${i}`);
+    else if (i % 3 === 1) fold({ sessionUpdate: 'agent_message_chunk', content: text(`answer ${i} `) });
+    else fold({ sessionUpdate: 'tool_call', toolCallId: `done_${i}`, title: `Read ${i}`, kind: 'read', status: 'completed' });
+  }
+  // What streams next goes into an answer at the end, as in a live turn.
+  fold({ sessionUpdate: 'agent_message_chunk', content: text('live ') });
+  return { model, fold };
+}
+
+/** The updates each kind's row folds: update `n` of a run, as the wire would carry it. */
+const KINDS = {
+  'agent_message_chunk': (n) => ({ sessionUpdate: 'agent_message_chunk', content: text(`token${n} `) }),
+  'tool_call (new)': (n) => ({ sessionUpdate: 'tool_call', toolCallId: `new_${n}`, title: `Run ${n}`, kind: 'execute', status: 'in_progress' }),
+  'tool_call_update, diff (card near the start)': (n) => ({
+    sessionUpdate: 'tool_call_update',
+    toolCallId: 'early',
+    content: [{ type: 'diff', path: '/w/src/early.ts', oldText: source(100, 'old'), newText: source(100, `new ${n % 7}`) }],
+  }),
+  'plan (first plan near the start)': (n) => ({
+    sessionUpdate: 'plan',
+    entries: Array.from({ length: 6 }, (_, i) => ({ content: `step ${i}`, priority: 'medium', status: i < n % 6 ? 'completed' : 'pending' })),
+  }),
+  'usage_update': (n) => ({ sessionUpdate: 'usage_update', used: 1000 + n, size: 200_000 }),
+  'available_commands_update': (n) => ({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: `Review ${n % 3}` }, { name: 'test', description: 'Run the tests' }] }),
+  'config_option_update': (n) => ({
+    sessionUpdate: 'config_option_update',
+    configOptions: [{ id: 'model', name: 'Model', type: 'select', currentValue: n % 2 ? 'a' : 'b', options: [{ value: 'a', name: 'A' }, { value: 'b', name: 'B' }] }],
+  }),
+};
+
+/**
+ * Median µs per update of `make`'s updates folded into sessions of each size. The sizes take
+ * turns batch by batch, so JIT warm-up, GC and the machine's noise fall on all of them alike.
+ */
+function perUpdate(make) {
+  const sessions = SIZES.map((size) => session(size).fold);
+  const samples = SIZES.map(() => []);
+  let n = 0;
+  for (let b = -1; b < BATCHES; b++) {
+    sessions.forEach((fold, s) => {
+      const updates = Array.from({ length: BATCH }, () => make(n++));
+      const start = performance.now();
+      for (const update of updates) fold(update);
+      if (b >= 0) samples[s].push(((performance.now() - start) * 1000) / BATCH); // batch -1 warms up
+    });
+  }
+  return samples.map(median);
+}
+
+export async function folds() {
+  const rows = [['update kind', ...SIZES.map((s) => `${count(s)} entries`), `growth ${count(SIZES.at(-1))}/${count(SIZES[0])}`, 'verdict']];
+  let worst = 0;
+  for (const [kind, make] of Object.entries(KINDS)) {
+    const costs = perUpdate(make);
+    const growth = costs.at(-1) / costs[0];
+    worst = Math.max(worst, growth);
+    rows.push([kind, ...costs.map((c) => `${c.toFixed(2)} µs`), ratio(growth), verdict(growth <= 1.2)]);
+  }
+  table(`Fold cost per update by kind and transcript length (median of ${BATCHES} batches of ${BATCH})`, rows);
+  return { worstGrowth: worst };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await folds();

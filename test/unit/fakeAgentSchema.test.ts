@@ -1,0 +1,60 @@
+// The fake agents check what ACP Host sends them against the official schema (fixtures/agents/
+// schema-check.js): shown here on the well-behaved fake, spoken to directly over its stdio.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import test from 'node:test';
+
+const FAKE = path.resolve(__dirname, '../../../test/fixtures/agents/well-behaved.js');
+
+function fake() {
+  const child = spawn(process.execPath, [FAKE], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const lines = createInterface({ input: child.stdout });
+  type Answer = { result?: unknown; error?: { code: number; message: string } };
+  const answers = new Map<number, (m: Answer) => void>();
+  lines.on('line', (line) => {
+    const message = JSON.parse(line) as Answer & { id?: number; method?: string };
+    if (message.method === undefined && typeof message.id === 'number') answers.get(message.id)?.(message);
+  });
+  let nextId = 0;
+  return {
+    child,
+    stderr: () => stderr,
+    send: (message: object) => child.stdin.write(JSON.stringify(message) + '\n'),
+    request(method: string, params: unknown) {
+      const id = nextId++;
+      return new Promise<Answer>((resolve) => {
+        answers.set(id, resolve);
+        child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+      });
+    },
+    exited: new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code))),
+  };
+}
+
+test('a fake agent answers an invalid request -32602 naming the field, and serves the valid one after it', async () => {
+  const agent = fake();
+  try {
+    const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    assert.equal(init.error, undefined);
+    const bad = await agent.request('session/new', { cwd: '/tmp' }); // mcpServers is required
+    assert.equal(bad.error?.code, -32602);
+    assert.match(bad.error?.message ?? '', /session\/new.*mcpServers/);
+    const good = await agent.request('session/new', { cwd: '/tmp', mcpServers: [] });
+    assert.equal(good.error, undefined);
+    assert.match(agent.stderr(), /SCHEMA VIOLATION in session\/new/);
+  } finally {
+    agent.child.kill();
+  }
+});
+
+test('an invalid notification from the client ends the fake agent with the reason on stderr', async () => {
+  const agent = fake();
+  await agent.request('initialize', { protocolVersion: 1 });
+  agent.send({ jsonrpc: '2.0', method: 'session/cancel', params: { session: 'x' } }); // sessionId is required
+  assert.equal(await agent.exited, 70);
+  assert.match(agent.stderr(), /SCHEMA VIOLATION in session\/cancel.*sessionId/);
+});
