@@ -18,14 +18,16 @@ const text = (t) => ({ type: 'text', text: t });
 const source = (lines, salt) => Array.from({ length: lines }, (_, i) => `line ${i} of ${salt}: ${'x'.repeat(i % 40)}`).join('\n');
 
 /**
- * A session whose transcript holds `size` entries: a plan and a tool call near the start (so a
- * fold that searches back for them walks everything), then prompts, answers and finished tool calls.
+ * A session whose transcript holds `size` entries: a plan, a tool call, a plan by id and a
+ * compaction near the start (so a fold that searches back for them walks everything), then prompts, answers and finished tool calls.
  */
 function session(size) {
   const model = { transcript: new Transcript(), session: new SessionState(), log };
   const fold = (update) => foldUpdate(update, model);
   fold({ sessionUpdate: 'plan', entries: [{ content: 'first', priority: 'high', status: 'in_progress' }] });
   fold({ sessionUpdate: 'tool_call', toolCallId: 'early', title: 'Edit early', kind: 'edit', status: 'in_progress' });
+  fold({ sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'early', entries: [] } });
+  fold({ sessionUpdate: 'compaction_update', compactionId: 'early', status: 'in_progress' });
   for (let i = 0; model.transcript.entries.length < size; i++) {
     if (i % 3 === 0) model.transcript.addUserPrompt(`prompt ${i}`);
     else if (i % 3 === 1) fold({ sessionUpdate: 'agent_message_chunk', content: text(`answer ${i} `) });
@@ -49,6 +51,12 @@ const KINDS = {
     sessionUpdate: 'plan',
     entries: Array.from({ length: 6 }, (_, i) => ({ content: `step ${i}`, priority: 'medium', status: i < n % 6 ? 'completed' : 'pending' })),
   }),
+  'plan_update (plan by id near the start)': (n) => ({
+    sessionUpdate: 'plan_update',
+    plan: { type: 'items', planId: 'early', entries: Array.from({ length: 6 }, (_, i) => ({ content: `step ${i}`, priority: 'medium', status: i < n % 6 ? 'completed' : 'pending' })) },
+  }),
+  'compaction_update (near the start)': (n) => ({ sessionUpdate: 'compaction_update', compactionId: 'early', status: n % 2 ? 'in_progress' : 'completed' }),
+  'notice': (n) => ({ sessionUpdate: 'notice', severity: 'info', title: `Notice ${n}` }),
   'usage_update': (n) => ({ sessionUpdate: 'usage_update', used: 1000 + n, size: 200_000 }),
   'available_commands_update': (n) => ({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: `Review ${n % 3}` }, { name: 'test', description: 'Run the tests' }] }),
   'config_option_update': (n) => ({

@@ -166,12 +166,13 @@ export class AgentRuntime {
     });
   }
 
-  /**
-   * session/load (the agent replays the conversation as updates before it answers) or
-   * session/resume (no replay). The session is routed to `endpoint` before the request goes out.
-   */
-  reopen(running: RunningAgent, endpoint: SessionEndpoint, sessionId: string, how: 'load' | 'resume'): Promise<LoadSessionResponse | ResumeSessionResponse> {
+  /** session/load (a replay, then the answer), session/resume (no replay) or `attach` (no request: the next prompt names the id); routed to `endpoint` first. */
+  reopen(running: RunningAgent, endpoint: SessionEndpoint, sessionId: string, how: 'load' | 'resume' | 'attach'): Promise<LoadSessionResponse | ResumeSessionResponse> {
     return this.serialised(async () => {
+      if (how === 'attach') {
+        this.scopeOf(running)?.open(sessionId, endpoint);
+        return {};
+      }
       const mcpServers = await this.mcpServersFor(running);
       const scope = this.scopeOf(running);
       scope?.open(sessionId, endpoint);

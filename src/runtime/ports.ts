@@ -161,8 +161,10 @@ export function clientCapabilities(ports: AgentPorts): ClientCapabilities {
     ...(ports.runLoginTerminal ? { auth: { terminal: true } } : {}),
     // Each mode by name (`{}` alone would advertise no mode, ACP §5).
     ...(ports.forms ? { elicitation: { form: {}, url: {} } } : {}),
-    // The panel renders boolean config options as checkboxes.
-    session: { configOptions: { boolean: {} } },
+    // The panel renders boolean config options as checkboxes, notices, and compactions with their summaries.
+    session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
+    // Unstable: the panel renders id-addressed plans (`plan_update`, `plan_removed`).
+    plan: {},
     // The older terminal sign-in (auth.ts `legacyTerminalAuth`): agents from before the `terminal`
     // type offer a runnable login only to clients that say they take this form.
     ...(ports.runLoginTerminal ? { _meta: { 'terminal-auth': true } } : {}),

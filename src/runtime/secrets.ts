@@ -30,6 +30,8 @@ export interface Redaction {
   mask?: string;
   /** Hide values under `env`/`headers` and secret-looking keys (default); false masks known values only. */
   fields?: boolean;
+  /** What a secret-looking key is: SECRET_KEY unless said (a tool's raw input hides more, the trace must keep `sessionId`). */
+  keys?: RegExp;
   /** Applied to every string after masking (the trace clips long ones). */
   leaf?: (text: string) => string;
 }
@@ -58,12 +60,13 @@ function longestFirst(secrets: string[]): string[] {
 }
 
 function redactKnown(value: unknown, known: readonly string[], how: Redaction): unknown {
-  return walk(value, { mask: how.mask ?? REDACTED, fields: how.fields ?? true, leaf: how.leaf, secrets: known }, 0);
+  return walk(value, { mask: how.mask ?? REDACTED, fields: how.fields ?? true, keys: how.keys ?? SECRET_KEY, leaf: how.leaf, secrets: known }, 0);
 }
 
 interface Walk {
   mask: string;
   fields: boolean;
+  keys: RegExp;
   leaf: ((text: string) => string) | undefined;
   secrets: readonly string[];
 }
@@ -87,7 +90,7 @@ function walk(value: unknown, w: Walk, depth: number): unknown {
   for (const [key, child] of Object.entries(value)) {
     let out: unknown;
     if (w.fields && CONTAINER_KEY.test(key)) out = hideContainer(child, w.mask);
-    else if (w.fields && SECRET_KEY.test(key) && !isHarmless(child)) out = w.mask;
+    else if (w.fields && w.keys.test(key) && !isHarmless(child)) out = w.mask;
     else out = walk(child, w, depth + 1);
     if (out !== child) (copy ??= { ...value })[key] = out;
   }

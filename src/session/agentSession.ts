@@ -1,30 +1,31 @@
 import { Emitter } from 'vscode-jsonrpc';
 import type { Event } from 'vscode-jsonrpc';
-import { ConnectionClosedError } from '../agent/connectionErrors';
 import type { AcpConnection } from '../agent/connection';
 import { agentMethods } from '../protocol/methods';
 import { AgentRuntime } from '../runtime/agentRuntime';
 import type { SessionEndpoint } from '../runtime/agentRuntime';
 import type { AgentDefinition, AgentPorts, ControllerSettings } from '../runtime/ports';
-import { attachmentLabel, promptBlocks, promptCaps, refusal } from './attachments';
+import { attachmentLabel, promptCaps } from './attachments';
 import type { Attachment, NewAttachment } from './attachments';
+import { CarriedTurn } from './carriedTurn';
 import { Elicitations } from './elicitations';
 import type { ElicitationAction } from './elicitations';
 import { foldUpdate } from './fold';
 import { SessionLifecycle } from './lifecycle';
+import type { LifecycleSession } from './lifecycle';
 import { PolicyGate } from './policyGate';
 import { askAudited } from './permissionAudit';
 import { PromptAttachments } from './promptAttachments';
 import { SessionState } from './sessionState';
 import { SessionSettings } from './sessionSettings';
 import { SignIn } from './signIn';
+import type { SignInSession } from './signIn';
 import { signOut } from './signOut';
 import { Transcript } from './transcript';
+import { runTurn } from './turn';
+import type { TurnSession } from './turn';
 import { TurnQueue } from './turnQueue';
-import type { QueuedPrompt, TurnOutcome } from './turnQueue';
 import type { SessionStatus } from './model';
-
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How a session begins: on its own process, or on one shared with the agent's other sessions. */
 export interface SessionOptions {
@@ -50,6 +51,8 @@ export class AgentSession {
   private readonly signIn: SignIn;
   private readonly lifecycle: SessionLifecycle;
   private readonly turns: TurnQueue;
+  /** A turn the agent carries on after session/load, which no prompt of ours started. */
+  private readonly carried: CarriedTurn;
   private readonly elicitations: Elicitations;
   private readonly settings: SessionSettings;
   /** Context for the prompt being composed (the panel's chips); the next prompt takes it. */
@@ -75,11 +78,18 @@ export class AgentSession {
     this.status = { agentName: agent.name, phase: 'idle' };
     this.gate = new PolicyGate(ports.policy, this.transcript, agent.name, ports.log, ports.audit?.bind(ports));
     this.endpoint = this.makeEndpoint();
-    this.signIn = new SignIn(this.signInSession(), ports);
-    this.lifecycle = new SessionLifecycle(this.runtime, options.runtime === undefined, this.lifecycleSession(), options.sessionId);
+    this.signIn = new SignIn(this.parts(), ports);
+    this.carried = new CarriedTurn({
+      transcript: this.transcript,
+      setRunning: (running) => {
+        this.setStatus({ phase: running ? 'prompting' : 'ready' });
+        if (!running) void this.turns.drain();
+      },
+    });
+    this.lifecycle = new SessionLifecycle(this.runtime, options.runtime === undefined, this.parts(), options.sessionId);
     this.turns = new TurnQueue(
-      (prompt) => this.runTurn(prompt),
-      () => this.status.phase === 'crashed' || this.status.phase === 'auth',
+      (prompt) => runTurn(this.parts(), prompt),
+      () => this.status.phase === 'crashed' || this.status.phase === 'auth' || this.carried.active,
       (waiting) => this.session.setQueue(waiting.map(({ id, text, attachments }) => (attachments.length > 0 ? { id, text, attachments: attachments.map(attachmentLabel) } : { id, text }))),
     );
     this.elicitations = new Elicitations(this.transcript, agent.name, ports.log);
@@ -204,7 +214,7 @@ export class AgentSession {
   /** ACP: Sign Out: `logout`, when the agent offers it (signOut.ts); resolves with what the user is told. */
   signOut(): Promise<string> {
     this.signIn.settled();
-    return signOut(this.signInSession(), this.ports);
+    return signOut(this.parts(), this.ports);
   }
 
   /** `session/set_mode`, shown at once and taken back if the agent refuses. */
@@ -217,11 +227,17 @@ export class AgentSession {
     return this.settings.setConfigOption(configId, value);
   }
 
-  /** `session/cancel`, then everything still waiting on the user is answered `cancelled` (ACP §14.4). */
+  /**
+   * Stop: in a turn (ours, or one the agent carries on after a load), `session/cancel`; in any
+   * case everything still waiting on the user is answered `cancelled` (ACP §14.4), also a
+   * question the agent asked between turns.
+   */
   async cancel(): Promise<void> {
     const target = this.target();
-    if (!target || this.status.phase !== 'prompting') return;
-    await target.connection.notify(agentMethods.sessionCancel, { sessionId: target.sessionId });
+    if (target && this.status.phase === 'prompting') {
+      await target.connection.notify(agentMethods.sessionCancel, { sessionId: target.sessionId });
+      this.carried.cancel();
+    }
     this.transcript.questions.cancelWaiting();
   }
 
@@ -230,9 +246,13 @@ export class AgentSession {
     return this.elicitations.answer(requestKey, action, content);
   }
 
-  /** The user's choice on a permission card; a choice the agent did not offer is refused (logged, nothing sent). */
-  choosePermission(toolCallId: string, optionId: string): void {
-    if (!this.transcript.questions.answerPermission(toolCallId, optionId)) {
+  /**
+   * The user's choice on a permission card; a choice the agent did not offer is refused (logged,
+   * nothing sent). No choice (`undefined`): the card was dismissed, and the agent is answered `cancelled`.
+   */
+  choosePermission(toolCallId: string, optionId: string | undefined): void {
+    if (optionId === undefined) this.transcript.questions.cancel({ permission: toolCallId });
+    else if (!this.transcript.questions.answerPermission(toolCallId, optionId)) {
       this.ports.log.warn(`Ignored a permission answer for ${toolCallId}: nothing asked there offers ${JSON.stringify(optionId)}`);
     }
   }
@@ -242,44 +262,11 @@ export class AgentSession {
     return running && sessionId ? { connection: running.connection, sessionId } : undefined;
   }
 
-  private async runTurn(next: QueuedPrompt): Promise<TurnOutcome> {
-    const { text } = next;
-    await this.lifecycle.start();
-    if (this.signIn.pending) return 'requeue';
-    const { running, sessionId } = this.lifecycle;
-    if (!running || !sessionId) return 'done';
-    const caps = promptCaps(running.initialize.agentCapabilities?.promptCapabilities);
-    const built = await promptBlocks(text, next.attachments, caps, this.ports.readForEmbed);
-    if (!next.shown) this.transcript.addUserPrompt(text, next.attachments.map(attachmentLabel));
-    next.shown = true;
-    if (built.refused.length > 0) {
-      // The agent changed since these were attached: nothing is dropped silently, nothing is sent.
-      const labels = built.refused.map((a) => attachmentLabel(a).label).join(', ');
-      this.transcript.addError(`Not sent: ${labels} cannot go to this agent. ${refusal(built.refused[0].kind, caps, this.agent.name)}`);
-      return 'done';
-    }
-    this.setStatus({ phase: 'prompting' });
-    try {
-      const result = await running.connection.request(agentMethods.sessionPrompt, { sessionId, prompt: built.blocks });
-      this.signIn.settled();
-      this.transcript.endTurn(result.stopReason);
-    } catch (error) {
-      if (this.lifecycle.running === running && this.signIn.required(running, error)) return 'requeue';
-      // The output closing usually means the process is exiting: let the crash report win.
-      if (error instanceof ConnectionClosedError) await Promise.race([running.process.exited, delay(2000)]);
-      if (this.lifecycle.running === running) this.transcript.addError(`The turn failed: ${(error as Error).message}`);
-    } finally {
-      this.transcript.questions.cancelWaiting();
-      if (this.lifecycle.running === running && this.status.phase === 'prompting') this.setStatus({ phase: 'ready' });
-    }
-    return 'done';
-  }
-
   /** What this session serves the agent, routed to it by the runtime. */
   private makeEndpoint(): SessionEndpoint {
     const { writeTextFile, terminals } = this.ports;
     return {
-      onUpdate: (update) => foldUpdate(update, { transcript: this.transcript, session: this.session, log: this.ports.log }),
+      onUpdate: (update) => this.carried.updated(foldUpdate(update, { transcript: this.transcript, session: this.session, log: this.ports.log })),
       // Each passes ACP Host's policy first (session/policyGate.ts); a question put to the user is
       // audited, and withdrawn when the agent cancels its request (the signal).
       onPermission: (request, signal) => this.gate.permission(request, () => askAudited({ agent: this.agentName, transcript: this.transcript, record: this.ports.audit?.bind(this.ports) }, request, signal)),
@@ -293,29 +280,22 @@ export class AgentSession {
     };
   }
 
-  private lifecycleSession() {
-    const self = this;
-    return {
-      transcript: this.transcript,
-      session: this.session,
-      signIn: this.signIn,
-      endpoint: this.endpoint,
-      ports: this.ports,
-      get phase() {
-        return self.status.phase;
-      },
-      setStatus: (patch: Partial<SessionStatus>) => this.setStatus(patch),
-    };
-  }
-
-  private signInSession() {
+  /** What the session's parts (lifecycle, sign-in, a turn) see of it: one view, read live. */
+  private parts(): LifecycleSession & SignInSession & TurnSession {
     const self = this;
     return {
       get agent() {
         return self.agent;
       },
-      runtime: this.runtime,
-      transcript: this.transcript,
+      get agentName() {
+        return self.agentName;
+      },
+      get signIn() {
+        return self.signIn;
+      },
+      get lifecycle() {
+        return self.lifecycle;
+      },
       get running() {
         return self.lifecycle.running;
       },
@@ -325,10 +305,21 @@ export class AgentSession {
       get phase() {
         return self.status.phase;
       },
-      setStatus: (patch: Partial<SessionStatus>) => this.setStatus(patch),
+      get carryingOn() {
+        return self.carried.active;
+      },
+      runtime: this.runtime,
+      transcript: this.transcript,
+      session: this.session,
+      endpoint: this.endpoint,
+      ports: this.ports,
+      setStatus: (patch) => this.setStatus(patch),
       restartProcess: () => this.lifecycle.restartProcess(),
       start: () => this.lifecycle.start(),
-      reopen: (running: Parameters<SessionLifecycle['reopen']>[0]) => this.lifecycle.reopen(running),
+      reopen: (running) => this.lifecycle.reopen(running),
+      loaded: () => this.carried.loaded(),
+      gone: () => this.carried.gone(),
+      prompting: () => this.carried.prompting(),
     };
   }
 

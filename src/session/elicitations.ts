@@ -30,7 +30,7 @@ export class Elicitations {
   /** `signal`: the agent cancelled the request (`$/cancel_request`), and its form or URL card is withdrawn. */
   create(request: CreateElicitationRequest, signal?: AbortSignal): Promise<CreateElicitationResponse> {
     const { answer, requestKey } = this.show(request);
-    if (requestKey !== undefined) withdrawOnCancel(signal, answer, () => this.transcript.questions.withdrawForm(requestKey));
+    if (requestKey !== undefined) withdrawOnCancel(signal, answer, () => this.transcript.questions.withdraw({ form: requestKey }));
     return answer;
   }
 

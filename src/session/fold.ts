@@ -15,6 +15,11 @@ const FOLDED_BY: Record<SessionUpdate['sessionUpdate'], 'transcript' | 'state' |
   tool_call: 'transcript',
   tool_call_update: 'transcript',
   plan: 'transcript',
+  plan_update: 'transcript',
+  plan_removed: 'transcript',
+  notice: 'transcript',
+  compaction_update: 'transcript',
+  compaction_summary_chunk: 'transcript',
   available_commands_update: 'state',
   current_mode_update: 'state',
   config_option_update: 'state',
@@ -23,16 +28,18 @@ const FOLDED_BY: Record<SessionUpdate['sessionUpdate'], 'transcript' | 'state' |
   unknown: 'ignored',
 };
 
-/** One session's fold: every update the agent streams lands in exactly one of its parts. */
-export function foldUpdate(update: SessionUpdate, parts: { transcript: Transcript; session: SessionState; log: ConnectionLog }): void {
-  switch (FOLDED_BY[update.sessionUpdate]) {
+/** One session's fold: every update the agent streams lands in exactly one of its parts, which is returned. */
+export function foldUpdate(update: SessionUpdate, parts: { transcript: Transcript; session: SessionState; log: ConnectionLog }): 'transcript' | 'state' | 'ignored' {
+  const by = FOLDED_BY[update.sessionUpdate];
+  switch (by) {
     case 'transcript':
       parts.transcript.apply(update);
-      return;
+      break;
     case 'state':
       parts.session.apply(update);
-      return;
+      break;
     case 'ignored':
       if (update.sessionUpdate === 'unknown') parts.log.info(`Ignored session/update of unknown kind ${update.kind}`);
   }
+  return by;
 }

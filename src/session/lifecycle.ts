@@ -10,6 +10,9 @@ import type { SignIn } from './signIn';
 import type { Transcript } from './transcript';
 import type { SessionStatus } from './model';
 
+/** How an earlier session is brought back: see `AgentRuntime.reopen`. */
+type ReopenHow = Parameters<AgentRuntime['reopen']>[3];
+
 /** What the lifecycle needs of its session beside the runtime. */
 export interface LifecycleSession {
   readonly transcript: Transcript;
@@ -19,6 +22,10 @@ export interface LifecycleSession {
   readonly ports: AgentPorts;
   readonly phase: SessionStatus['phase'];
   setStatus(patch: Partial<SessionStatus>): void;
+  /** session/load answered: the agent may carry on with a turn that was running (carriedTurn.ts). */
+  loaded(): void;
+  /** The process is gone (stopped, crashed): a turn it carried on ends with it. */
+  gone(): void;
 }
 
 /**
@@ -34,6 +41,11 @@ export class SessionLifecycle {
   sessionId: string | undefined;
   /** The agent's id of this conversation, kept over crashes and restarts, to bring it back. */
   savedSessionId: string | undefined;
+  /**
+   * The session was re-attached without a request (the agent offers neither load nor resume) and
+   * no prompt went through since: the agent may no longer know it (see `openInstead`).
+   */
+  reattached = false;
   private starting: Promise<void> | undefined;
   /** Aborted by every stop: a start in flight then gives up. */
   private stopped = new AbortController();
@@ -115,10 +127,29 @@ export class SessionLifecycle {
     this.stopped = new AbortController();
   }
 
+  /**
+   * The agent answered that it does not know the re-attached session: a new session takes its
+   * place on `running` (its id is the one kept from now on). Resolves with the new id.
+   */
+  async openInstead(running: RunningAgent): Promise<string> {
+    if (this.sessionId) this.runtime.detach(this.sessionId, this.s.endpoint);
+    // Until the new one answers, there is no session to bring back (a sign-in asked for meanwhile opens a new one).
+    this.sessionId = this.savedSessionId = undefined;
+    this.reattached = false;
+    this.s.session.reset();
+    const created = await this.runtime.openNew(running, this.s.endpoint);
+    if (this.running === running) {
+      this.sessionId = this.savedSessionId = created.sessionId;
+      this.s.session.setInitial(created.modes, created.configOptions);
+    }
+    return created.sessionId;
+  }
+
   /** What waited on the process is answered, and its terminals end with it. */
   private forget(): void {
     this.running = undefined;
     this.sessionId = undefined;
+    this.s.gone();
     this.s.transcript.questions.cancelWaiting();
     this.s.transcript.questions.endUrlWaits();
     this.s.ports.terminals?.dispose?.();
@@ -163,13 +194,15 @@ export class SessionLifecycle {
   }
 
   /**
-   * Opens the session on `running`: brings back the earlier conversation when there is one and
-   * the agent can (load or resume), else session/new. Updates that arrive before the answer are kept.
+   * Opens the session on `running`: brings back the earlier conversation when there is one, else
+   * session/new. Updates that arrive before the answer are kept.
    */
   private async open(running: RunningAgent): Promise<void> {
-    const reopened = this.savedSessionId ? await this.bringBack(running, this.savedSessionId) : undefined;
-    let result: NewSessionResponse | LoadSessionResponse | undefined = reopened;
-    let sessionId = this.savedSessionId;
+    this.reattached = false;
+    const saved = this.savedSessionId;
+    const reopened = saved ? await this.bringBack(running, saved) : undefined;
+    let result: NewSessionResponse | LoadSessionResponse | undefined = reopened?.result;
+    let sessionId = saved;
     if (!reopened) {
       this.s.session.reset();
       const created = await this.runtime.openNew(running, this.s.endpoint);
@@ -179,34 +212,38 @@ export class SessionLifecycle {
     if (this.running !== running) return; // it crashed or was stopped meanwhile: its status says so
     this.sessionId = sessionId;
     this.savedSessionId = sessionId;
+    this.reattached = reopened?.how === 'attach';
     this.s.signIn.settled();
     this.s.session.setInitial(result?.modes, result?.configOptions);
     this.s.setStatus({ phase: 'ready', detail: undefined, authMethods: undefined });
+    if (reopened?.how === 'load') this.s.loaded();
   }
 
   /**
    * session/resume keeps what the transcript shows; session/load replays the conversation, so
    * it is used when the transcript is empty (history, a window reload) or resume is not offered.
-   * Returns undefined when the conversation cannot come back: the user is told, and a new session opens.
+   * An agent that offers neither may still keep its sessions across processes (the Terret ACP
+   * server: "re-attaching is a session/prompt against the same session id"): the session is
+   * re-attached without a request, and its next prompt goes to the saved id (turn.ts opens a new
+   * session if the agent no longer knows it). Returns undefined when the conversation cannot come
+   * back: the user is told, and a new session opens.
    */
-  private async bringBack(running: RunningAgent, sessionId: string): Promise<LoadSessionResponse | undefined> {
+  private async bringBack(running: RunningAgent, sessionId: string): Promise<{ result: LoadSessionResponse; how: ReopenHow } | undefined> {
     const { transcript, session } = this.s;
     const features = sessionFeatures(running.initialize.agentCapabilities);
     const resume = features.has('resume') && (transcript.entries.length > 0 || !features.has('load'));
-    const how = resume ? 'resume' : features.has('load') ? 'load' : undefined;
-    if (!how) {
-      this.savedSessionId = undefined;
-      transcript.addError(`${this.agent.name} cannot reopen a session (it offers neither session/load nor session/resume): what follows is a new session.`);
-      return undefined;
-    }
-    if (how === 'load') {
-      // The agent replays the whole conversation: what the transcript showed would be there twice.
+    const how: ReopenHow = resume ? 'resume' : features.has('load') ? 'load' : 'attach';
+    // The agent replays the whole conversation: what the transcript showed would be there twice.
+    // It is kept, and shown again if the load fails (the diffs' full texts excepted: see restore).
+    const shown = how === 'load' ? [...transcript.entries] : undefined;
+    if (shown) {
       transcript.clear();
       session.reset();
     }
     try {
-      return await this.runtime.reopen(running, this.s.endpoint, sessionId, how);
+      return { result: await this.runtime.reopen(running, this.s.endpoint, sessionId, how), how };
     } catch (error) {
+      if (shown) transcript.restore(shown);
       if (isAuthRequired(error)) throw error;
       this.savedSessionId = undefined;
       transcript.addError(`${this.agent.name} could not ${how} the session: ${(error as Error).message}. What follows is a new session.`);

@@ -87,22 +87,99 @@ export interface PlanItem {
 
 export type TurnStopReason = 'end_turn' | 'max_tokens' | 'max_turn_requests' | 'refusal' | 'cancelled';
 
+/**
+ * How a turn ended: the agent's stop reason, `failed` (session/prompt was answered with an error,
+ * `error` says which), or `quiet` (a turn the agent carried on after session/load, which no answer
+ * ends: nothing more came, see carriedTurn.ts).
+ */
+export interface TurnEnd {
+  stopReason: TurnStopReason | 'failed' | 'quiet';
+  /** The error session/prompt was answered with; `code` is null when there was none (the connection closed). */
+  error?: { message: string; code: number | null };
+  /** What the answer said the turn cost (unstable `PromptResponse.usage`, `_meta` cost and quota). */
+  usage?: TurnUsage;
+}
+
+/**
+ * What the user answered to a permission request: the option chosen, or nothing (dismissed, the
+ * turn ended, Stop), or nothing because the agent withdrew it first (`$/cancel_request`).
+ */
+export type PermissionAnswer = { outcome: 'selected'; name: string; kind: PermissionOption['kind'] } | { outcome: 'cancelled' } | { outcome: 'withdrawn' };
+
 export type TextEntry = { kind: 'user'; text: string; attachments?: AttachmentLabel[] } | { kind: 'agent'; text: string } | { kind: 'thought'; text: string };
 
 export interface ToolEntry {
   kind: 'tool';
   toolCallId: string;
   title: string;
+  /** The tool's programmatic name, when the agent gave one (the title stays the label). */
+  name?: string;
   toolKind: string;
   status: ToolStatus;
   content: ToolContent[];
   locations: ToolLocation[];
   /** The options offered while the agent waits for the user's choice (the transcript holds the answer). */
   permission?: PermissionOption[];
+  /** How the last permission asked on it was answered. */
+  permissionAnswer?: PermissionAnswer;
   /** What ACP Host's policy said about it: why it asks, or how it answered on its own. */
   policyNote?: string;
-  /** The agent withdrew its question (`$/cancel_request`) before the user answered. */
-  permissionWithdrawn?: boolean;
+  /** The agent's `rawInput` and `rawOutput` as JSON text: pretty-printed, secret-looking keys masked, clipped (rawJson.ts). */
+  rawInput?: string;
+  rawOutput?: string;
+}
+
+/** The end of a turn's tally, from the agent's answer: its tokens (unstable `usage`), and the cost and quota it put in `_meta`. */
+export interface TurnUsage {
+  tokens: {
+    total: number;
+    input: number;
+    output: number;
+    thought: number | null;
+    cachedRead: number | null;
+    cachedWrite: number | null;
+  } | null;
+  cost: Cost | null;
+  quota: QuotaItem[] | null;
+}
+
+export interface Cost {
+  amount: number;
+  currency: string;
+}
+
+/** One number of an agent's quota (`_meta.quota`): `used`, `limit`, `requests.remaining`, `resetsAt`. */
+export interface QuotaItem {
+  label: string;
+  value: number | string;
+}
+
+/** A `notice`: said to the user, not part of the session's history. Custom severities are `info`. */
+export interface NoticeEntry {
+  kind: 'notice';
+  severity: 'info' | 'warning' | 'error';
+  title: string;
+  description: string | null;
+}
+
+/** A context compaction, updated in place by its id; `status` is the agent's (open: custom strings too). */
+export interface CompactionEntry {
+  kind: 'compaction';
+  compactionId: string;
+  status: string;
+  /** The summary's text (markdown), clipped at COMPACTION_SUMMARY_MAX characters with a note of what was dropped. */
+  summary: string;
+  error: string | null;
+}
+
+/** What an id-addressed plan holds: items (as a `plan`), markdown, or a file's URI. */
+export type PlanContent = { type: 'items'; entries: PlanItem[] } | { type: 'markdown'; text: string } | { type: 'file'; uri: string };
+
+/** An id-addressed plan (unstable `plan_update`); `content` is null once the agent removed it. */
+export interface PlanByIdEntry {
+  kind: 'planById';
+  planId: string;
+  content: PlanContent | null;
 }
 
 export interface FormEntry {
@@ -148,10 +225,13 @@ export type Entry =
   | TextEntry
   | ToolEntry
   | { kind: 'plan'; entries: PlanItem[] }
-  | { kind: 'turnEnd'; stopReason: TurnStopReason }
+  | PlanByIdEntry
+  | ({ kind: 'turnEnd' } & TurnEnd)
   | { kind: 'error'; message: string }
   /** ACP Host's own word, not an error (signed out). */
   | { kind: 'note'; message: string }
+  | NoticeEntry
+  | CompactionEntry
   | FormEntry
   | UrlEntry;
 
@@ -198,7 +278,8 @@ export interface SessionSnapshot {
   /** Legacy modes; null when the agent has none, or has config options (which supersede them, ACP §10). */
   modes: Modes | null;
   configOptions: ConfigOption[];
-  usage: { used: number; size: number; cost: { amount: number; currency: string } | null } | null;
+  /** The context window (`usage_update`), with the cost it or its `_meta` gave, and the quota in its `_meta`. */
+  usage: { used: number; size: number; cost: Cost | null; quota: QuotaItem[] | null } | null;
   queue: QueuedPromptInfo[];
   review: ReviewFile[];
   /** What the review list cannot show (changed files whose earlier text was not kept), or null. */

@@ -19,7 +19,7 @@ export interface PermissionAuditContext {
 export function askAudited({ agent, transcript, record }: PermissionAuditContext, request: RequestPermissionRequest, signal?: AbortSignal): Promise<RequestPermissionResponse> {
   const { toolCallId } = request.toolCall;
   const answer = transcript.questions.askPermission(request.toolCall, request.options);
-  withdrawOnCancel(signal, answer, () => transcript.questions.withdrawPermission(toolCallId));
+  withdrawOnCancel(signal, answer, () => transcript.questions.withdraw({ permission: toolCallId }));
   if (!record) return answer;
   const card = transcript.entries.findLast((e) => e.kind === 'tool' && e.toolCallId === toolCallId);
   // The card has the title the tool call was announced with, or this request's.

@@ -162,7 +162,7 @@ export class PolicyGate {
     const options = rememberable ? HOST_ASK_OPTIONS : HOST_ASK_ONCE_OPTIONS;
     const offered = options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
     const asked = this.transcript.questions.askPermission(toolCall, offered, `ACP Host asks before ${this.agentName} may ${subject.verb} ${subject.shown}: ${why}`);
-    withdrawOnCancel(signal, asked, () => this.transcript.questions.withdrawPermission(toolCallId));
+    withdrawOnCancel(signal, asked, () => this.transcript.questions.withdraw({ permission: toolCallId }));
     const response = await asked;
     const chosen = response.outcome.outcome === 'selected' ? options.find((o) => o.optionId === (response.outcome as { optionId: string }).optionId) : undefined;
     const answer: HostAnswer = chosen?.answer ?? 'cancelled';

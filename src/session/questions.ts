@@ -5,11 +5,17 @@ import type { Entry, FormEntry, PermissionOption, UrlEntry, UrlState } from './m
 import type { ToolCards } from './toolCards';
 import { Waits } from './waits';
 
+/** One question by what it is asked on: a permission by its tool call, a form by its request key. */
+export type QuestionKey = { permission: string } | { form: string };
+
+const tagOf = (key: QuestionKey) => ('permission' in key ? `permission:${key.permission}` : `form:${key.form}`);
+
 /**
  * What the agent asks the user, held by the transcript beside the entries that show it: a
  * permission is state of its tool call's card, a form is an entry of its own. Whatever ends a
- * question (the user, cancel, stop, a crash) answers through here, so each request gets exactly
- * one answer.
+ * question (the user, cancel, stop, a crash, the end of the turn it was asked in) answers through
+ * here, so each request gets exactly one answer. A question asked between turns (no prompt in
+ * flight) belongs to no turn: only Stop, the user or the agent going away end it.
  */
 export class Questions {
   /** The permission requests waiting on the user, by tool call (the card shows the options). */
@@ -18,6 +24,8 @@ export class Questions {
   private readonly formWaits = new Waits<CreateElicitationResponse>({ action: 'cancel' });
   /** Elicitation entries (forms and URL cards) by their request key. */
   private readonly formIndex = new Map<string, number>();
+  /** The questions asked in the turn that runs, if one does (by tag): its end answers those still waiting. */
+  private turn: Map<string, QuestionKey> | undefined;
 
   constructor(
     private readonly entries: EntryList,
@@ -32,78 +40,65 @@ export class Questions {
    */
   askPermission(toolCall: ToolCallUpdate, options: PermissionOption[], policyNote?: string): Promise<RequestPermissionResponse> {
     const answer = this.permissionWaits.ask(toolCall.toolCallId);
+    this.asked({ permission: toolCall.toolCallId });
     this.tools.upsert(toolCall);
-    this.tools.patch(toolCall.toolCallId, { permission: options, policyNote, permissionWithdrawn: undefined });
+    this.tools.patch(toolCall.toolCallId, { permission: options, policyNote, permissionAnswer: undefined });
     return answer;
   }
 
   /**
-   * The user's choice for the permission asked on `toolCallId`. Refused (false, nothing sent)
-   * when nothing is asked there, or `optionId` is not one of the options offered.
+   * The user's choice for the permission asked on `toolCallId`; the card shows it. Refused
+   * (false, nothing sent) when nothing is asked there, or `optionId` is not one of the options offered.
    */
   answerPermission(toolCallId: string, optionId: string): boolean {
-    const offered = this.tools.entry(toolCallId)?.permission?.some((o) => o.optionId === optionId);
-    if (!offered || !this.permissionWaits.answer(toolCallId, { outcome: { outcome: 'selected', optionId } })) return false;
-    this.tools.patch(toolCallId, { permission: undefined });
+    const option = this.tools.entry(toolCallId)?.permission?.find((o) => o.optionId === optionId);
+    if (!option || !this.permissionWaits.answer(toolCallId, { outcome: { outcome: 'selected', optionId } })) return false;
+    this.tools.patch(toolCallId, { permission: undefined, permissionAnswer: { outcome: 'selected', name: option.name, kind: option.kind } });
     return true;
   }
 
-  /** The permission asked on `toolCallId`, if any, is answered `cancelled` (its card is updated by the caller). */
-  dropPermission(toolCallId: string): void {
-    this.permissionWaits.answer(toolCallId);
+  /** Whether a permission waits on the card of `toolCallId`. */
+  asks(toolCallId: string): boolean {
+    return this.permissionWaits.has(toolCallId);
+  }
+
+  /** Every question waiting on the user: permissions, then forms, each oldest first. */
+  get waiting(): QuestionKey[] {
+    return [...this.permissionWaits.keys.map((permission) => ({ permission })), ...this.formWaits.keys.map((form) => ({ form }))];
   }
 
   /**
-   * The agent withdrew the permission asked on `toolCallId` (`$/cancel_request`; the connection
-   * answered it -32800): the wait ends, and the card says so, with no options left.
+   * Ends question `key` without an answer from the user: a permission is answered `cancelled`, a
+   * form or a URL request `cancel`, and its card says so. (A URL the user opened is answered
+   * already: its card waits on for the agent's `elicitation/complete`.) The one way a question ends unanswered (dismissed, Stop,
+   * the end of its turn, the agent gone). False when it was not waiting.
    */
-  withdrawPermission(toolCallId: string): void {
-    if (this.permissionWaits.answer(toolCallId)) this.tools.patch(toolCallId, { permission: undefined, permissionWithdrawn: true });
+  cancel(key: QuestionKey): boolean {
+    if ('form' in key) return this.urlEntry(key.form) ? this.answerUrl(key.form, 'cancel') : this.answerElicitation(key.form, { action: 'cancel' }, 'cancelled');
+    if (!this.permissionWaits.answer(key.permission)) return false;
+    this.tools.patch(key.permission, { permission: undefined, permissionAnswer: { outcome: 'cancelled' } });
+    return true;
   }
 
-  /** The agent withdrew form (or URL request) `requestKey`, as above: it shows that, and no longer takes an answer. */
-  withdrawForm(requestKey: string): void {
-    if (!this.urlEntry(requestKey)) this.answerElicitation(requestKey, { action: 'cancel' }, 'withdrawn');
-    else if (this.formWaits.answer(requestKey)) this.setUrlState(requestKey, 'withdrawn');
+  /**
+   * The agent withdrew question `key` (`$/cancel_request`; the connection answered it -32800):
+   * the wait ends and the card says so, with nothing left to answer. False when it was not waiting.
+   */
+  withdraw(key: QuestionKey): boolean {
+    if ('permission' in key) {
+      if (!this.permissionWaits.answer(key.permission)) return false;
+      this.tools.patch(key.permission, { permission: undefined, permissionAnswer: { outcome: 'withdrawn' } });
+      return true;
+    }
+    if (!this.urlEntry(key.form)) return this.answerElicitation(key.form, { action: 'cancel' }, 'withdrawn');
+    if (!this.formWaits.answer(key.form)) return false;
+    this.setUrlState(key.form, 'withdrawn');
+    return true;
   }
 
   /** An elicitation form (state pending); it is answered through `answerElicitation`. */
   addElicitation(entry: Omit<FormEntry, 'kind' | 'state'>): Promise<CreateElicitationResponse> {
     return this.addWaiting({ kind: 'elicitation', ...entry, state: 'pending' });
-  }
-
-  /** The form `requestKey` while it waits for an answer. */
-  waitingForm(requestKey: string): FormEntry | undefined {
-    const entry = this.entryOf(requestKey);
-    return this.formWaits.has(requestKey) && entry?.kind === 'elicitation' ? entry : undefined;
-  }
-
-  /** The request keys of the forms waiting for an answer, oldest first. */
-  get waitingForms(): string[] {
-    return this.formWaits.keys;
-  }
-
-  /** Answers form `requestKey` and shows how; false when it was not waiting. */
-  answerElicitation(requestKey: string, response: CreateElicitationResponse, state: ElicitationState, content?: FormEntry['content']): boolean {
-    if (!this.formWaits.answer(requestKey, response)) return false;
-    this.updateElicitation(requestKey, { state, error: undefined, content });
-    return true;
-  }
-
-  /**
-   * The turn was cancelled or ended, or the agent went away: every permission still asked is
-   * answered `cancelled`, every open form and URL request `cancel`. (A URL the user opened is
-   * answered already: its card waits on for the agent's `elicitation/complete`.)
-   */
-  cancelWaiting(): void {
-    for (const toolCallId of this.permissionWaits.keys) {
-      this.permissionWaits.answer(toolCallId);
-      this.tools.patch(toolCallId, { permission: undefined });
-    }
-    for (const requestKey of this.formWaits.keys) {
-      if (this.urlEntry(requestKey)) this.answerUrl(requestKey, 'cancel');
-      else this.answerElicitation(requestKey, { action: 'cancel' }, 'cancelled');
-    }
   }
 
   /** A URL-mode request (state pending), answered through `answerUrl`; the card shows it until the agent says it is done. */
@@ -115,18 +110,6 @@ export class Questions {
   urlEntry(requestKey: string): UrlEntry | undefined {
     const entry = this.entryOf(requestKey);
     return entry?.kind === 'urlElicitation' ? entry : undefined;
-  }
-
-  /** Shows a form or a URL card and waits for its answer, under its request key. */
-  private addWaiting(entry: FormEntry | UrlEntry): Promise<CreateElicitationResponse> {
-    const answer = this.formWaits.ask(entry.requestKey);
-    this.formIndex.set(entry.requestKey, this.entries.length);
-    this.entries.push(entry);
-    return answer;
-  }
-
-  private entryOf(requestKey: string): Entry | undefined {
-    return this.entries.at(this.formIndex.get(requestKey) ?? -1);
   }
 
   /** The user's answer to a pending URL request: `accept` (they open it) leaves the card waiting for the agent. False when nothing waited. */
@@ -148,9 +131,39 @@ export class Questions {
     for (const requestKey of this.formIndex.keys()) if (this.urlEntry(requestKey)?.state === 'waiting') this.setUrlState(requestKey, 'ended');
   }
 
-  private setUrlState(requestKey: string, state: UrlState): void {
-    const entry = this.urlEntry(requestKey);
-    if (entry) this.entries.replace(this.formIndex.get(requestKey)!, { ...entry, state });
+  /** The form `requestKey` while it waits for an answer. */
+  waitingForm(requestKey: string): FormEntry | undefined {
+    const entry = this.entryOf(requestKey);
+    return this.formWaits.has(requestKey) && entry?.kind === 'elicitation' ? entry : undefined;
+  }
+
+  /** The request keys of the forms waiting for an answer, oldest first. */
+  get waitingForms(): string[] {
+    return this.formWaits.keys;
+  }
+
+  /** Answers form `requestKey` and shows how; false when it was not waiting. */
+  answerElicitation(requestKey: string, response: CreateElicitationResponse, state: ElicitationState, content?: FormEntry['content']): boolean {
+    if (!this.formWaits.answer(requestKey, response)) return false;
+    this.updateElicitation(requestKey, { state, error: undefined, content });
+    return true;
+  }
+
+  /** A turn begins: what is asked from now until it ends is its own. */
+  beginTurn(): void {
+    this.turn = new Map();
+  }
+
+  /** The turn ended: what it asked that still waits is cancelled; questions asked between turns wait on. */
+  endTurn(): void {
+    const asked = this.turn;
+    this.turn = undefined;
+    for (const key of asked?.values() ?? []) this.cancel(key);
+  }
+
+  /** Stop, or the agent went away: every question still waiting is cancelled, in a turn or not. */
+  cancelWaiting(): void {
+    for (const key of this.waiting) this.cancel(key);
   }
 
   /** The host's verdict on an answer it refused (`error`; undefined clears it), or the state it ended in. */
@@ -167,5 +180,28 @@ export class Questions {
   /** Forgets every entry index (the transcript was cleared; what waited was answered first). */
   clear(): void {
     this.formIndex.clear();
+    this.turn?.clear();
+  }
+
+  private asked(key: QuestionKey): void {
+    this.turn?.set(tagOf(key), key);
+  }
+
+  /** Shows a form or a URL card and waits for its answer, under its request key. */
+  private addWaiting(entry: FormEntry | UrlEntry): Promise<CreateElicitationResponse> {
+    const answer = this.formWaits.ask(entry.requestKey);
+    this.asked({ form: entry.requestKey });
+    this.formIndex.set(entry.requestKey, this.entries.length);
+    this.entries.push(entry);
+    return answer;
+  }
+
+  private entryOf(requestKey: string): Entry | undefined {
+    return this.entries.at(this.formIndex.get(requestKey) ?? -1);
+  }
+
+  private setUrlState(requestKey: string, state: UrlState): void {
+    const entry = this.urlEntry(requestKey);
+    if (entry) this.entries.replace(this.formIndex.get(requestKey)!, { ...entry, state });
   }
 }

@@ -8,9 +8,9 @@ import type {
   SessionConfigSelectOptions,
   SessionModeState,
   SessionUpdate,
-  UsageUpdate,
 } from '../protocol';
 import type { AttachmentChip, ConfigOption, Modes, QueuedPromptInfo, ReviewFile, SessionSnapshot } from './model';
+import { contextUsage } from './usage';
 
 /**
  * The session's state beside its transcript, folded from the `session/new` answer and the
@@ -72,7 +72,7 @@ export class SessionState {
         if (update.title !== undefined) this.title = update.title;
         break;
       case 'usage_update':
-        this.usage = usageView(update);
+        this.usage = contextUsage(update);
         break;
       default:
         return false;
@@ -168,8 +168,4 @@ function configOptionView(option: SessionConfigOption): ConfigOption {
 
 function isGrouped(options: SessionConfigSelectOptions): options is SessionConfigSelectGroup[] {
   return options.length > 0 && 'group' in options[0];
-}
-
-function usageView(update: UsageUpdate): SessionSnapshot['usage'] {
-  return { used: update.used, size: update.size, cost: update.cost ? { amount: update.cost.amount, currency: update.cost.currency } : null };
 }

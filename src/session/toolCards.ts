@@ -4,12 +4,14 @@ import { DiffTexts } from './diffTexts';
 import type { DiffSource } from './diffTexts';
 import type { EntryList } from './entryList';
 import type { Entry, TerminalState, ToolContent, ToolEntry } from './model';
+import { rawJson } from './rawJson';
 
 const NO_OUTPUT: TerminalState = { output: '', truncated: false, exitStatus: null };
 
 /**
  * The transcript's tool call cards: upserted by id, merging only the fields present (ACP §8:
- * `content` and `locations` replace the stored arrays), with their diffs' full texts (within the
+ * `content` and `locations` replace the stored arrays; `rawInput` and `rawOutput` are kept as
+ * bounded, masked JSON text), with their diffs' full texts (within the
  * session's budget) and the output of the client terminals they embed.
  */
 export class ToolCards {
@@ -18,6 +20,8 @@ export class ToolCards {
   private readonly diffs: DiffTexts;
   /** What each client terminal has shown, for the cards that embed it (and for cards that embed it later). */
   private readonly terminals = new Map<string, TerminalState>();
+  /** The cards announced or updated in the turn that runs, if one does: what its end may mark unfinished. */
+  private turn: Set<string> | undefined;
 
   constructor(
     private readonly entries: EntryList,
@@ -37,17 +41,31 @@ export class ToolCards {
     return this.entry(toolCallId)?.toolKind;
   }
 
-  /** The ids of the cards whose call is still pending or running. */
-  running(): string[] {
-    return [...this.index.keys()].filter((id) => {
+  /** The ids of the cards whose call is still pending or running (of the turn that runs, with `inTurn`). */
+  running(inTurn = false): string[] {
+    return [...(inTurn ? (this.turn ?? []) : this.index.keys())].filter((id) => {
       const status = this.entry(id)?.status;
       return status === 'pending' || status === 'in_progress';
     });
   }
 
+  /** A turn begins; `adoptRunning`: the cards still running are its own (a turn the agent carries on after a load). */
+  beginTurn(adoptRunning = false): void {
+    this.turn = new Set(adoptRunning ? this.running() : []);
+  }
+
+  /** The turn ended: the ids of its cards still pending or running. */
+  endTurn(): string[] {
+    const running = this.running(true);
+    this.turn = undefined;
+    return running;
+  }
+
   upsert(update: ToolCall | ToolCallUpdate): void {
+    this.turn?.add(update.toolCallId);
     const patch: Partial<ToolEntry> = {};
     if (update.title != null) patch.title = update.title;
+    if (update.name != null) patch.name = update.name;
     if (update.kind != null) patch.toolKind = update.kind;
     if (update.status != null) patch.status = update.status;
     // A new content or locations array replaces the old one (ACP §8).
@@ -59,6 +77,9 @@ export class ToolCards {
       patch.content = update.content.map((c, i) => (c.type === 'diff' ? diffs.views[i]! : this.contentView(c)));
     }
     if (update.locations != null) patch.locations = update.locations.map((l) => ({ path: l.path, line: l.line ?? null }));
+    // Any JSON value; null reads as absent, as for the other fields of an update.
+    if (update.rawInput != null) patch.rawInput = rawJson(update.rawInput);
+    if (update.rawOutput != null) patch.rawOutput = rawJson(update.rawOutput);
     if (this.index.has(update.toolCallId)) {
       this.patch(update.toolCallId, patch);
     } else {
@@ -110,6 +131,7 @@ export class ToolCards {
   }
 
   clear(): void {
+    this.turn?.clear();
     this.index.clear();
     this.diffs.clear();
     this.terminals.clear();

@@ -1,19 +1,24 @@
 import { Emitter } from 'vscode-jsonrpc';
 import type { Event } from 'vscode-jsonrpc';
-import type { SessionUpdate, StopReason } from '../protocol';
+import type { Notice, SessionUpdate } from '../protocol';
+import { Compactions } from './compactions';
 import { contentText } from './contentText';
 import type { DiffSource } from './diffTexts';
 import type { EntryList } from './entryList';
-import type { AttachmentLabel, Entry, PlanItem, TextEntry } from './model';
+import type { AttachmentLabel, Entry, TextEntry, TurnEnd } from './model';
+import { Plans } from './plans';
 import { Questions } from './questions';
 import { ToolCards } from './toolCards';
 
 /**
  * The transcript of one session, folded from `session/update`s (Zed's acp_thread is the model):
  * append to the last entry when the kind matches, upsert tool calls by id (`tools`), replace
- * plans wholesale; what waits on the user is held beside the entries that show it (`questions`). Its entries are the panel's view model already (pure data,
- * no ACP types), so the host posts them as they are. Entries are only ever added or replaced, so
- * an index names one entry for the transcript's life (until `clear`).
+ * plans wholesale (`plans`, also by id), upsert compactions by id (`compactions`); what waits on
+ * the user is held beside the entries that show it (`questions`). Every fold finds its entry by
+ * index, never by a search, so it costs the size of the update, not of the transcript. Its
+ * entries are the panel's view model already (pure data, no ACP types), so the host posts them
+ * as they are. Entries are only ever added or replaced, so an index names one entry for the
+ * transcript's life (until `clear`).
  */
 export type TranscriptEvent =
   | { type: 'added' | 'updated'; index: number }
@@ -33,6 +38,8 @@ export class Transcript {
   readonly tools: ToolCards;
   /** The permissions and forms waiting on the user. */
   readonly questions: Questions;
+  private readonly plans: Plans;
+  private readonly compactions: Compactions;
   /** The `messageId` of the last text entry, when the agent gives them: a new id starts a new entry. */
   private openMessageId: string | undefined;
   /**
@@ -42,6 +49,9 @@ export class Transcript {
    * per chunk, and its garbage, were a third of the fold's cost (bench/throughput.mjs).
    */
   private open: { index: number; text: string; pieces: string[] } | undefined;
+  /** The number of the turn that runs, if one does; `turns` counts them. */
+  private turn: number | undefined;
+  private turns = 0;
   private readonly changed = new Emitter<TranscriptEvent>();
   /** Fired for every change, in order: the feed, follow and the review walk it. */
   readonly onChange: Event<TranscriptEvent> = this.changed.event;
@@ -60,6 +70,8 @@ export class Transcript {
     };
     this.tools = new ToolCards(parts, diffTextChars);
     this.questions = new Questions(parts, this.tools);
+    this.plans = new Plans(parts);
+    this.compactions = new Compactions(parts);
   }
 
   get entries(): readonly Entry[] {
@@ -84,7 +96,22 @@ export class Transcript {
         this.tools.upsert(update);
         return true;
       case 'plan':
-        this.setPlan(update.entries);
+        this.plans.set(update.entries);
+        return true;
+      case 'plan_update':
+        this.plans.update(update.plan);
+        return true;
+      case 'plan_removed':
+        this.plans.remove(update.planId);
+        return true;
+      case 'compaction_update':
+        this.compactions.update(update);
+        return true;
+      case 'compaction_summary_chunk':
+        this.compactions.appendSummary(update);
+        return true;
+      case 'notice':
+        this.addNotice(update);
         return true;
       default:
         return false;
@@ -106,15 +133,33 @@ export class Transcript {
   }
 
   /**
-   * Ends a turn: tool calls still running are marked unfinished (the agent may never say), and a
-   * permission still asked on one of them is answered `cancelled`.
+   * A turn begins: the tool calls and questions from now until it ends are its own. Returns the
+   * turn's number, for `endTurn`. `adoptRunning`: the calls still running are its own too (a
+   * turn the agent carries on after a load). A turn still open ends first, without a marker.
    */
-  endTurn(stopReason: StopReason): void {
-    for (const toolCallId of this.tools.running()) {
-      this.tools.patch(toolCallId, { status: 'unfinished', permission: undefined });
-      this.questions.dropPermission(toolCallId);
+  beginTurn(adoptRunning = false): number {
+    if (this.turn !== undefined) this.endTurn();
+    this.tools.beginTurn(adoptRunning);
+    this.questions.beginTurn();
+    this.turn = ++this.turns;
+    return this.turn;
+  }
+
+  /**
+   * Ends turn `turn` (by default the one open): the questions it asked that still wait are
+   * answered cancelled, its tool calls still running are marked unfinished (the agent may never
+   * say), and the marker says how it ended (none when something else says so: a crash report, a
+   * sign-in). A call with a question asked between turns still waiting on it is left as it is.
+   * A turn that is over already (another began since) is left alone.
+   */
+  endTurn(end?: TurnEnd, turn = this.turn): void {
+    if (turn !== this.turn) return;
+    this.turn = undefined;
+    this.questions.endTurn();
+    for (const toolCallId of this.tools.endTurn()) {
+      if (!this.questions.asks(toolCallId)) this.tools.patch(toolCallId, { status: 'unfinished' });
     }
-    this.push({ kind: 'turnEnd', stopReason });
+    if (end) this.push({ kind: 'turnEnd', ...end });
   }
 
   /** The full texts of diff `contentIndex` of the tool call at entry `index`, if it is one. */
@@ -139,6 +184,8 @@ export class Transcript {
       return { ...entry, status, content, permission: undefined };
     });
     this.tools.restored(this.list);
+    this.plans.restored(this.list);
+    this.compactions.restored(this.list);
     this.emit({ type: 'reset' });
   }
 
@@ -148,6 +195,8 @@ export class Transcript {
     this.list = [];
     this.tools.clear();
     this.questions.clear();
+    this.plans.clear();
+    this.compactions.clear();
     this.openMessageId = undefined;
     this.open = undefined;
     this.emit({ type: 'reset' });
@@ -176,11 +225,9 @@ export class Transcript {
     }
   }
 
-  private setPlan(entries: readonly PlanItem[]): void {
-    const index = this.list.findLastIndex((e) => e.kind === 'plan');
-    const plan: Entry = { kind: 'plan', entries: entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) };
-    if (index === -1) this.push(plan);
-    else this.replace(index, plan);
+  /** Custom severities (`_vendor…`, later ones) show as `info`. */
+  private addNotice({ severity, title, description }: Notice): void {
+    this.push({ kind: 'notice', severity: severity === 'warning' || severity === 'error' ? severity : 'info', title, description: description ?? null });
   }
 
   /** The streamed text entry gets its text (as a new object: one handed out earlier keeps its own). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AttachmentLabelSchema } from './session';
+import { AttachmentLabelSchema, CostViewSchema, QuotaViewSchema } from './session';
 import { ElicitationFieldViewSchema, ElicitationStateSchema, ElicitationValueSchema } from './elicitation';
 
 /**
@@ -58,7 +58,41 @@ export const PlanEntryViewSchema = z.object({
   status: z.enum(['pending', 'in_progress', 'completed']),
 });
 
-export const StopReasonViewSchema = z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled']);
+/** The agent's stop reasons, and ours: `failed` (the prompt was answered with an error), `quiet` (a turn carried on after a load that went quiet). */
+export const StopReasonViewSchema = z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled', 'failed', 'quiet']);
+
+/** How a permission was answered: the option's name and kind, or nothing (dismissed, Stop, the turn ended). */
+export const PermissionAnswerViewSchema = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('selected'), name: z.string(), kind: PermissionOptionViewSchema.shape.kind }),
+  z.object({ outcome: z.literal('cancelled') }),
+  /** The agent withdrew the request (`$/cancel_request`) before the user chose. */
+  z.object({ outcome: z.literal('withdrawn') }),
+]);
+
+const tokenCount = z.number().int().nonnegative();
+
+/** What the agent's answer said a turn cost: its tokens (unstable `usage`), and the cost and quota in its `_meta`. */
+export const TurnUsageViewSchema = z.object({
+  tokens: z
+    .object({
+      total: tokenCount,
+      input: tokenCount,
+      output: tokenCount,
+      thought: tokenCount.nullable(),
+      cachedRead: tokenCount.nullable(),
+      cachedWrite: tokenCount.nullable(),
+    })
+    .nullable(),
+  cost: CostViewSchema.nullable(),
+  quota: QuotaViewSchema.nullable(),
+});
+
+/** What an id-addressed plan holds: items, markdown (rendered sanitized), or the URI of a file. */
+export const PlanContentViewSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('items'), entries: z.array(PlanEntryViewSchema) }),
+  z.object({ type: z.literal('markdown'), text: z.string() }),
+  z.object({ type: z.literal('file'), uri: z.string() }),
+]);
 
 export const EntryViewSchema = z.discriminatedUnion('kind', [
   /** What the user sent (plain text, never rendered as markdown), with the labels of what was attached. */
@@ -71,6 +105,8 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
     kind: z.literal('tool'),
     toolCallId: z.string(),
     title: z.string(),
+    /** The tool's programmatic name (shown small beside the title). */
+    name: z.string().optional(),
     /** ACP ToolKind (read, edit, delete, move, search, execute, think, fetch, switch_mode, other). */
     toolKind: z.string(),
     status: ToolStatusViewSchema,
@@ -78,14 +114,29 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
     locations: z.array(ToolLocationViewSchema),
     /** Present while the agent waits for the user's choice. */
     permission: z.array(PermissionOptionViewSchema).optional(),
+    /** How the last permission asked on it was answered (the card shows it). */
+    permissionAnswer: PermissionAnswerViewSchema.optional(),
     /** ACP Host's own say (plain text): why it asks, or how it answered without asking. */
     policyNote: z.string().optional(),
-    /** The agent withdrew its question (`$/cancel_request`) before the user chose: no options, a note instead. */
-    permissionWithdrawn: z.boolean().optional(),
+    /** The agent's raw input and output as JSON text, secrets masked, clipped by the host (collapsed on the card). */
+    rawInput: z.string().optional(),
+    rawOutput: z.string().optional(),
   }),
   z.object({ kind: z.literal('plan'), entries: z.array(PlanEntryViewSchema) }),
-  z.object({ kind: z.literal('turnEnd'), stopReason: StopReasonViewSchema }),
+  /** An id-addressed plan; `content` null: the agent removed it. */
+  z.object({ kind: z.literal('planById'), planId: z.string(), content: PlanContentViewSchema.nullable() }),
+  /** A turn's end; a failed one carries the error session/prompt was answered with (`code` null: no JSON-RPC error). */
+  z.object({
+    kind: z.literal('turnEnd'),
+    stopReason: StopReasonViewSchema,
+    error: z.object({ message: z.string(), code: z.number().int().nullable() }).optional(),
+    usage: TurnUsageViewSchema.optional(),
+  }),
   z.object({ kind: z.literal('error'), message: z.string() }),
+  /** Something the agent tells the user outside the conversation (plain text). */
+  z.object({ kind: z.literal('notice'), severity: z.enum(['info', 'warning', 'error']), title: z.string(), description: z.string().nullable() }),
+  /** A context compaction: the agent's status word (open), its summary (markdown, collapsed), its error. */
+  z.object({ kind: z.literal('compaction'), compactionId: z.string(), status: z.string(), summary: z.string(), error: z.string().nullable() }),
   /**
    * The agent asks for structured input (`elicitation/create`, form mode): a form while pending,
    * then what was answered. `error` is the host's verdict on an answer it refused (the form stays).
@@ -132,7 +183,12 @@ export type ToolContentView = z.infer<typeof ToolContentViewSchema>;
 export type DiffView = z.infer<typeof DiffViewSchema>;
 export type TerminalContentView = Extract<ToolContentView, { type: 'terminal' }>;
 export type PermissionOptionView = z.infer<typeof PermissionOptionViewSchema>;
+export type PermissionAnswerView = z.infer<typeof PermissionAnswerViewSchema>;
 export type PlanEntryView = z.infer<typeof PlanEntryViewSchema>;
+export type PlanContentView = z.infer<typeof PlanContentViewSchema>;
+export type TurnUsageView = z.infer<typeof TurnUsageViewSchema>;
+export type NoticeEntryView = Extract<EntryView, { kind: 'notice' }>;
+export type CompactionEntryView = Extract<EntryView, { kind: 'compaction' }>;
 export type StopReasonView = z.infer<typeof StopReasonViewSchema>;
 export type ElicitationEntryView = Extract<EntryView, { kind: 'elicitation' }>;
 export type UrlElicitationEntryView = Extract<EntryView, { kind: 'urlElicitation' }>;

@@ -90,6 +90,8 @@ export const ViewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('unqueue'), id: z.number().int() }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('permission'), toolCallId: z.string(), optionId: z.string() }),
+  /** The permission card's dismiss button: no choice, the agent is answered `cancelled`. */
+  z.object({ type: z.literal('dismissPermission'), toolCallId: z.string() }),
   /** The answer to an elicitation form; `content` (accept only) is checked again by the host against the form. */
   z.object({
     type: z.literal('elicitation'),

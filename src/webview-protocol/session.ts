@@ -38,11 +38,18 @@ export const ConfigOptionViewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('boolean'), ...configBase, currentValue: z.boolean() }),
 ]);
 
+export const CostViewSchema = z.object({ amount: z.number(), currency: z.string() });
+
+/** An agent's quota (`_meta.quota`) as labelled numbers or short strings: `used`, `limit`, `requests.remaining`, `resetsAt`. */
+export const QuotaViewSchema = z.array(z.object({ label: z.string().max(100), value: z.union([z.number(), z.string().max(100)]) })).max(16);
+
 export const UsageViewSchema = z.object({
   /** Tokens in the context, out of `size`. */
   used: z.number().nonnegative(),
   size: z.number().nonnegative(),
-  cost: z.object({ amount: z.number(), currency: z.string() }).nullable(),
+  cost: CostViewSchema.nullable(),
+  /** (A default keeps older snapshots valid.) */
+  quota: QuotaViewSchema.nullable().default(null),
 });
 
 /** A file the agent changed in the last turns, not yet kept or undone by the user. */

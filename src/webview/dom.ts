@@ -33,6 +33,18 @@ export function iconButton(className: string, label: string, iconName: string): 
 }
 
 /**
+ * A `<details>` disclosure labelled `label`, open only if `open`, for the caller to fill.
+ * `part` names it among its entry's disclosures, so the presentation remembers each one.
+ */
+export function disclosure(label: string, open: boolean, part?: string): HTMLDetailsElement {
+  const details = h('details');
+  if (part) details.dataset.part = part;
+  details.open = open; // the transcript records the user's toggles, so re-renders keep them
+  details.append(h('summary', '', label));
+  return details;
+}
+
+/**
  * Appends `children` with a space between them: flex layouts ignore the spaces, but textContent
  * and screen readers then read "Plan 1/3 done" rather than "Plan1/3 done".
  */

@@ -1,3 +1,5 @@
+import type { TurnUsageView } from './protocol';
+
 /** Human sizes in decimal units, as "Show all (1.0 MB)" says them: one decimal below 10, else none. */
 export function formatSize(bytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB'];
@@ -52,4 +54,24 @@ export function formatCount(count: number): string {
 export function pathTail(path: string): string {
   const parts = path.split(/[\\/]/).filter(Boolean);
   return parts.length > 2 ? parts.slice(-2).join('/') : path;
+}
+
+/** An agent's quota as "quota: used 10 · limit 100 · resetsAt 2025-06-01". */
+export function quotaText(quota: NonNullable<TurnUsageView['quota']>): string {
+  return `quota: ${quota.map(({ label, value }) => `${label} ${typeof value === 'number' ? formatCount(value) : value}`).join(' · ')}`;
+}
+
+/** A turn's tally as "1,234 tokens (in 1,000 · out 234 · thinking 50) · $0.42 · quota: used 10 · limit 100". */
+export function turnUsageText({ tokens, cost, quota }: TurnUsageView): string {
+  const parts: string[] = [];
+  if (tokens) {
+    const detail = [`in ${formatCount(tokens.input)}`, `out ${formatCount(tokens.output)}`];
+    if (tokens.thought !== null) detail.push(`thinking ${formatCount(tokens.thought)}`);
+    if (tokens.cachedRead !== null) detail.push(`cache read ${formatCount(tokens.cachedRead)}`);
+    if (tokens.cachedWrite !== null) detail.push(`cache write ${formatCount(tokens.cachedWrite)}`);
+    parts.push(`${formatCount(tokens.total)} tokens (${detail.join(' · ')})`);
+  }
+  if (cost) parts.push(formatCost(cost.amount, cost.currency));
+  if (quota) parts.push(quotaText(quota));
+  return parts.join(' · ');
 }

@@ -1,4 +1,4 @@
-import { formatCost, formatCount, formatTokens } from './format';
+import { formatCost, formatCount, formatTokens, quotaText } from './format';
 import type { SessionView, StatusView } from './protocol';
 import type { Layout } from './layout';
 
@@ -33,7 +33,9 @@ export function renderSessionHeader(ui: Layout, session: SessionView): void {
   ui.usage.hidden = usage === null;
   if (!usage) return;
   const cost = usage.cost ? formatCost(usage.cost.amount, usage.cost.currency) : '';
-  ui.usage.textContent = `${formatTokens(usage.used)} / ${formatTokens(usage.size)} tokens${cost ? ` · ${cost}` : ''}`;
+  // The agent's quota (from its `_meta`), as plain text after the tokens and the cost.
+  const quota = usage.quota ? ` · ${quotaText(usage.quota)}` : '';
+  ui.usage.textContent = `${formatTokens(usage.used)} / ${formatTokens(usage.size)} tokens${cost ? ` · ${cost}` : ''}${quota}`;
   const exactCost = usage.cost ? ` · ${usage.cost.amount} ${usage.cost.currency}` : '';
-  ui.usage.title = `${formatCount(usage.used)} of ${formatCount(usage.size)} tokens in the context${exactCost}`;
+  ui.usage.title = `${formatCount(usage.used)} of ${formatCount(usage.size)} tokens in the context${exactCost}${quota}`;
 }

@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
+import { h } from './dom';
 
 /**
  * Agent markdown → DOM. Two independent walls: markdown-it with html:false never passes raw HTML
@@ -58,6 +59,13 @@ purify.setConfig({
 /** Sanitized DOM for `text` (a fragment: no serialize-and-reparse round trip through innerHTML). */
 export function renderMarkdown(text: string): DocumentFragment {
   return sanitize(md.render(text));
+}
+
+/** `div.markdown` holding the sanitized rendering of `text`. */
+export function markdownBlock(text: string): HTMLElement {
+  const el = h('div', 'markdown');
+  el.append(renderMarkdown(text));
+  return el;
 }
 
 /** What patchMarkdown left in an element: each top-level block's HTML, and the nodes it became. */

@@ -4,18 +4,23 @@ import { loadState, saveState } from './vscode';
 
 // Saved with vscode.setState; parsed leniently since an older build may have written it.
 const SavedSchema = z.object({
-  open: z.array(z.number().int()).catch([]),
+  /** Open disclosures: `index` (a thought) or `index:part` (a tool's input or output, a compaction's summary); older builds saved numbers. */
+  open: z.array(z.union([z.number().int().transform(String), z.string()])).catch([]),
   expanded: z.array(z.string()).catch([]),
   draft: z.string().catch(''),
 });
 type Saved = z.infer<typeof SavedSchema>;
 
+/** Entries with disclosures the user opens: a re-render keeps them as the user left them. */
+const DISCLOSING = new Set<EntryView['kind']>(['thought', 'tool', 'compaction']);
+
 /**
- * What the user did to the view rather than what the host sent: thoughts opened, long outputs
- * expanded, the unsent prompt. Keyed by entry index (+ content index), kept across reloads.
+ * What the user did to the view rather than what the host sent: disclosures opened (thoughts,
+ * a tool's raw input and output, a compaction's summary), long outputs expanded, the unsent
+ * prompt. Keyed by entry index (+ part or content index), kept across reloads.
  */
 export class Presentation {
-  private readonly open: Set<number>;
+  private readonly open: Set<string>;
   private readonly expanded: Set<string>;
   private draftText: string;
 
@@ -27,14 +32,16 @@ export class Presentation {
     this.draftText = saved.draft;
   }
 
-  isOpen(index: number): boolean {
-    return this.open.has(index);
+  /** `part`: which disclosure of the entry (none for a thought's one). */
+  isOpen(index: number, part = ''): boolean {
+    return this.open.has(openKey(index, part));
   }
 
-  setOpen(index: number, open: boolean): void {
-    if (open === this.open.has(index)) return;
-    if (open) this.open.add(index);
-    else this.open.delete(index);
+  setOpen(index: number, open: boolean, part = ''): void {
+    const key = openKey(index, part);
+    if (open === this.open.has(key)) return;
+    if (open) this.open.add(key);
+    else this.open.delete(key);
     this.save();
   }
 
@@ -59,7 +66,10 @@ export class Presentation {
 
   /** After a snapshot: forget state about entries that are gone or are now something else (a new session). */
   prune(entries: readonly (EntryView | undefined)[]): void {
-    for (const index of this.open) if (entries[index]?.kind !== 'thought') this.open.delete(index);
+    for (const key of this.open) {
+      const kind = entries[parseInt(key, 10)]?.kind;
+      if (!kind || !DISCLOSING.has(kind)) this.open.delete(key);
+    }
     for (const key of this.expanded) {
       const [index = -1, contentIndex = -1] = key.split(':').map(Number);
       const entry = entries[index];
@@ -72,4 +82,8 @@ export class Presentation {
     const saved: Saved = { open: [...this.open], expanded: [...this.expanded], draft: this.draftText };
     saveState(saved);
   }
+}
+
+function openKey(index: number, part: string): string {
+  return part ? `${index}:${part}` : String(index);
 }

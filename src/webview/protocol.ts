@@ -3,15 +3,20 @@
 export { HostToViewSchema, IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '../webview-protocol/messages';
 export type { HostToView, SessionTabView, StatusView, ViewToHost } from '../webview-protocol/messages';
 export type {
+  CompactionEntryView,
   DiffView,
   ElicitationEntryView,
   EntryView,
+  PermissionAnswerView,
+  NoticeEntryView,
   PermissionOptionView,
+  PlanContentView,
   PlanEntryView,
   StopReasonView,
   ToolContentView,
   ToolEntryView,
   UrlElicitationEntryView,
+  TurnUsageView,
 } from '../webview-protocol/entries';
 export { EMPTY_SESSION } from '../webview-protocol/session';
 export { fieldProblem, uncheckablePattern } from '../webview-protocol/elicitation';

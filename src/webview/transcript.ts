@@ -57,7 +57,7 @@ export class Transcript {
       if (answer) post(answer);
     });
     for (const type of ['input', 'change']) root.addEventListener(type, (event) => elicitationInput(event.target as Element));
-    // `toggle` does not bubble: capture it to remember which thoughts the user opened.
+    // `toggle` does not bubble: capture it to remember which disclosures the user opened.
     root.addEventListener('toggle', (event) => this.onToggle(event), true);
     // The panel or the composer changed size: stay at the bottom if we were there (in this
     // frame: resize observers run after its layout, before its paint).
@@ -187,19 +187,19 @@ export class Transcript {
   }
 
   /**
-   * The DOM is the truth for a thought's open state: a click may be newer than its `toggle` event,
-   * which is queued, and would fire on an element this re-render is about to detach.
+   * The DOM is the truth for a disclosure's open state: a click may be newer than its `toggle`
+   * event, which is queued, and would fire on an element this re-render is about to detach.
+   * Every disclosure is a child of its entry (never inside its content, however large).
    */
   private captureOpen(old: Element, index: number): void {
-    const details = old.querySelector(':scope > details');
-    if (details instanceof HTMLDetailsElement) this.presentation.setOpen(index, details.open);
+    for (const details of old.querySelectorAll<HTMLDetailsElement>(':scope > details')) this.presentation.setOpen(index, details.open, details.dataset.part);
   }
 
   private onToggle(event: Event): void {
     const details = event.target;
     if (!(details instanceof HTMLDetailsElement)) return;
     const index = entryIndex(details);
-    if (index !== undefined) this.presentation.setOpen(index, details.open);
+    if (index !== undefined) this.presentation.setOpen(index, details.open, details.dataset.part);
   }
 
   private onClick(event: MouseEvent): void {
@@ -234,6 +234,12 @@ export class Transcript {
       if (toolCallId !== undefined && optionId !== undefined) post({ type: 'permission', toolCallId, optionId });
       return;
     }
+    const dismiss = target.closest<HTMLButtonElement>('.permission button.permission-dismiss');
+    if (dismiss) {
+      const { toolCallId } = dismiss.dataset;
+      if (toolCallId !== undefined) post({ type: 'dismissPermission', toolCallId });
+      return;
+    }
 
     const location = target.closest<HTMLAnchorElement>('a.tool-location');
     if (location) {
@@ -242,7 +248,7 @@ export class Transcript {
       return;
     }
 
-    const link = target.closest<HTMLAnchorElement>('.markdown a, .tool-text a');
+    const link = target.closest<HTMLAnchorElement>('.markdown a, .tool-text a, a.plan-file');
     if (link) {
       const href = link.getAttribute('href');
       if (href && href.length <= HREF_MAX && isSafeHref(href)) post({ type: 'openLink', href });

@@ -47,7 +47,7 @@ suite('$/cancel_request', function () {
     assert.strictEqual(lastAgentText(controller), 'withdrawn: -32800');
     const card = find(controller, 'tool').find((t) => t.toolCallId === 'risky-1');
     assert.strictEqual(card?.permission, undefined);
-    assert.strictEqual(card?.permissionWithdrawn, true);
+    assert.deepStrictEqual(card?.permissionAnswer, { outcome: 'withdrawn' });
     // A click that was on its way does nothing.
     await host.handleIntent({ type: 'permission', toolCallId: 'risky-1', optionId: 'yes' });
     const answers = (await received(controller)).filter((m) => m.method === undefined && m.id === 0);
@@ -70,7 +70,7 @@ suite('$/cancel_request', function () {
       assert.strictEqual(lastAgentText(controller), 'withdrawn: -32800');
       const after = find(controller, 'tool').find((t) => t.toolCallId === card.toolCallId);
       assert.strictEqual(after?.permission, undefined);
-      assert.strictEqual(after?.permissionWithdrawn, true);
+      assert.deepStrictEqual(after?.permissionAnswer, { outcome: 'withdrawn' });
       assert.match(after?.policyNote ?? '', /the agent withdrew the request/);
       assert.strictEqual(fs.existsSync(target), false, 'not written');
       await assertClean(controller, 'Canceller');

@@ -1,10 +1,14 @@
 // What the panel asks of VS Code, in the real extension host: the intents the webview posts
-// (open a diff, a location, a link; switch a mode or a config option; queue prompts) reach the
-// same handler the webview's messages reach, and VS Code's own editors show the result.
+// (open a diff, a location, a link; switch a mode or a config option; queue prompts; a prompt
+// that fails; dismiss a question asked between turns) reach the same handler the webview's
+// messages reach, and VS Code's own editors show the result.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../src/session/agentSession';
+import { EntryViewSchema } from '../../src/webview-protocol/entries';
 import { api, find, until, useAgent } from './helpers';
 
 const workspace = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
@@ -105,5 +109,37 @@ suite('the panel, through VS Code', function () {
     await Promise.all([first, second, third]);
     assert.deepStrictEqual(find(controller, 'user').map((u) => u.text), ['first', 'second']);
     assert.deepStrictEqual(controller.session.view.queue, []);
+  });
+
+  test('a prompt answered with an error ends like a turn in the panel, the queue carries on; questions asked between turns wait until dismissed', async () => {
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-turns-'));
+    const controller = await useAgent('Turns', 'turns-agent.js', { FAKE_STATE_DIR: stateDir });
+    const { host } = await api();
+    const answers = () =>
+      fs.readFileSync(path.join(stateDir, 'requests.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { answer?: string; wrong?: unknown; result?: unknown }).filter((r) => r.answer || r.wrong);
+
+    await Promise.all([host.handleIntent({ type: 'prompt', text: 'fail' }), host.handleIntent({ type: 'prompt', text: 'after' })]);
+    assert.deepStrictEqual(find(controller, 'turnEnd').map((e) => [e.stopReason, e.error ?? null]), [
+      ['failed', { message: 'Internal error: the model is overloaded', code: -32603 }],
+      ['end_turn', null],
+    ]);
+    assert.strictEqual(find(controller, 'tool').find((t) => t.toolCallId === 'fail-1')?.status, 'unfinished');
+    assert.deepStrictEqual(find(controller, 'agent').at(-1)?.text, 'after', 'the queued prompt was sent after the failure');
+    assert.strictEqual(controller.currentStatus.phase, 'ready');
+
+    await host.handleIntent({ type: 'prompt', text: 'ask later' });
+    await until('the questions asked after the turn', () => (find(controller, 'tool').some((t) => t.toolCallId === 'later-1' && t.permission) && find(controller, 'elicitation').some((f) => f.state === 'pending') ? true : undefined));
+    await host.handleIntent({ type: 'prompt', text: 'in between' });
+    assert.ok(find(controller, 'tool').find((t) => t.toolCallId === 'later-1')?.permission, 'the next turn did not cancel it');
+    await host.handleIntent({ type: 'dismissPermission', toolCallId: 'later-1' });
+    await host.handleIntent({ type: 'cancel' }); // Stop, between turns: the form is dismissed too
+    await until('both answers', () => (answers().length === 2 ? true : undefined));
+    assert.deepStrictEqual(answers().map((a) => [a.answer, a.result]), [
+      ['session/request_permission', { outcome: { outcome: 'cancelled' } }],
+      ['elicitation/create', { action: 'cancel' }],
+    ]);
+    assert.deepStrictEqual(find(controller, 'tool').find((t) => t.toolCallId === 'later-1')?.permissionAnswer, { outcome: 'cancelled' });
+    // What the panel is sent: every entry is one its schema accepts.
+    for (const entry of controller.transcript.entries) EntryViewSchema.parse(entry);
   });
 });

@@ -1,7 +1,9 @@
 // Several sessions at once in the real extension host: tabs across agents through the panel's
 // intents (one process per agent), a crash mid-turn then Restart with session/load, closing a
 // session and opening it again from the history QuickPick (session/list of the agent), with
-// test/fixtures/agents/history-agent.js, which keeps its sessions in a file.
+// test/fixtures/agents/history-agent.js, which keeps its sessions in a file; and a session of an
+// agent without session/load or resume brought back from the store, as a window reload does, with
+// test/fixtures/agents/reattach-agent.js (its memory and request log are a state folder).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -17,11 +19,13 @@ const conversation = (c: Parameters<typeof find>[0]) =>
 suite('sessions', function () {
   this.timeout(60000);
   const sessionFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-sessions-')), 'sessions.json');
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-reattach-'));
 
   setup(async () => {
     const keeper = { name: 'Keeper', command: process.execPath, args: [path.join(FIXTURES, 'history-agent.js')], env: { ELECTRON_RUN_AS_NODE: '1', FAKE_SESSION_FILE: sessionFile } };
     const other = { name: 'Other', command: process.execPath, args: [path.join(FIXTURES, 'well-behaved.js')], env: { ELECTRON_RUN_AS_NODE: '1' } };
-    await config().update('agents', [keeper, other], vscode.ConfigurationTarget.Global);
+    const reattach = { name: 'Reattach', command: process.execPath, args: [path.join(FIXTURES, 'reattach-agent.js')], env: { ELECTRON_RUN_AS_NODE: '1', FAKE_STATE_DIR: stateDir } };
+    await config().update('agents', [keeper, other, reattach], vscode.ConfigurationTarget.Global);
   });
 
   teardown(async () => {
@@ -95,5 +99,29 @@ suite('sessions', function () {
     assert.strictEqual(reopened.agentSessionId, sessionId);
     assert.deepStrictEqual(conversation(reopened), ['user:remember me', 'agent:remember me']);
     assert.strictEqual(reopened.label, 'remember me');
+  });
+
+  test('an agent without session/load or resume: its session comes back from the store (as after a window reload) and the next prompt re-attaches to it', async () => {
+    const { host } = await api();
+    const controller = await useAgent('Reattach');
+    await controller.prompt('before the reload');
+    const sessionId = controller.agentSessionId!;
+    const firstPid = controller.runtime.current?.process.pid;
+    // What a reload does to the session: its transcript and tab kept in the store, its process gone.
+    await host.closeSession(host.tabs.all.find((t) => t.controller === controller)!.key);
+    assert.strictEqual(controller.runtime.current, undefined, 'its process stopped with its last session');
+    await host.openSession({ agentName: 'Reattach', sessionId, title: 'before the reload' });
+    const back = host.controller;
+    assert.notStrictEqual(back, controller);
+    assert.deepStrictEqual(conversation(back), ['user:before the reload', 'agent:before the reload'], 'the store\'s transcript, with no request to the agent');
+
+    await host.handleIntent({ type: 'prompt', text: 'after the reload' });
+    assert.strictEqual(back.agentSessionId, sessionId);
+    assert.deepStrictEqual(conversation(back).slice(-2), ['user:after the reload', 'agent:after the reload']);
+    const requests = fs.readFileSync(path.join(stateDir, 'requests.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { pid: number; method?: string; wrong?: string; params?: { sessionId?: string } });
+    assert.notStrictEqual(requests.at(-1)!.pid, firstPid, 'a new process');
+    const second = requests.filter((r) => r.pid === requests.at(-1)!.pid).map((r) => `${r.method ?? `WRONG ${r.wrong}`} ${r.params?.sessionId ?? ''}`.trim());
+    assert.deepStrictEqual(second, ['initialize', `session/prompt ${sessionId}`], 'no session/new, no load: the prompt names the saved id');
+    assert.ok(!find(back, 'error').length, 'nothing to say: the agent knew it');
   });
 });

@@ -155,7 +155,7 @@ describe('permissions', () => {
     cancelled.abort();
     assert.deepEqual(await answer, { outcome: { outcome: 'cancelled' } });
     const card = () => transcript.entries.find((e): e is ToolEntry => e.kind === 'tool' && e.toolCallId === 'c5');
-    assert.deepEqual([card()?.permission, card()?.permissionWithdrawn], [undefined, true]);
+    assert.deepEqual([card()?.permission, card()?.permissionAnswer], [undefined, { outcome: 'withdrawn' }]);
     assert.deepEqual(events.map((e) => [e.decision, e.detail]).at(-1), ['cancelled', 'withdrawn by the agent before the user answered']);
     assert.equal(transcript.questions.answerPermission('c5', 'yes'), false);
 
@@ -165,7 +165,7 @@ describe('permissions', () => {
     const second = askAudited({ agent: 'Gemini', transcript, record: undefined }, request);
     assert.deepEqual(await first, { outcome: { outcome: 'cancelled' } }, 'superseded');
     older.abort();
-    assert.equal(card()?.permissionWithdrawn, undefined);
+    assert.equal(card()?.permissionAnswer, undefined, 'asked again: no answer yet');
     assert.ok(transcript.questions.answerPermission('c5', 'no'));
     assert.deepEqual(await second, { outcome: { outcome: 'selected', optionId: 'no' } });
   });

@@ -444,7 +444,10 @@ test('sign-out: not offered, nothing is sent; the stored values of the agent are
     assert.match(said, /ACP Host forgot the 1 stored value it kept for it/);
     assert.deepEqual([...store.keys()], ['Other/FAKE_API_KEY'], 'only this agent’s');
     assert.equal(sent(r).filter((m) => m === 'initialize').length, 2, 'restarted');
-    assert.equal(r.controller.currentStatus.phase, 'auth', 'without the value the agent asks to sign in');
+    // The session comes back on the new process (re-attached: this agent has neither load nor
+    // resume); the next prompt finds the agent signed out, and it asks to sign in.
+    void r.controller.prompt('hello again');
+    await until('the sign-in choices', () => r.controller.currentStatus.phase === 'auth');
     assert.match(r.audits.find((a) => a.kind === 'sign-out')?.detail ?? '', /forgot 1 stored value/);
   } finally {
     await r.controller.stop();

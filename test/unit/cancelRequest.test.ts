@@ -70,13 +70,13 @@ test('the agent withdraws its permission request: the card says so without optio
     await r.session.start();
     const turn = r.session.prompt('ask');
     const card = await until('the permission card', () => r.session.transcript.entries.find((e): e is Tool => e.kind === 'tool' && e.permission !== undefined));
-    assert.equal(card.permissionWithdrawn, undefined);
+    assert.equal(card.permissionAnswer, undefined);
     await r.session.setMode('plan'); // the fixture's lever: it withdraws the question
     await turn;
     assert.equal(lastAgentText(r.session), 'withdrawn: -32800');
     const withdrawn = r.session.transcript.entries.find((e): e is Tool => e.kind === 'tool' && e.toolCallId === 'risky-1');
     assert.equal(withdrawn?.permission, undefined);
-    assert.equal(withdrawn?.permissionWithdrawn, true);
+    assert.deepEqual(withdrawn?.permissionAnswer, { outcome: 'withdrawn' });
     // The user's late click finds nothing to answer.
     r.session.choosePermission('risky-1', 'yes');
     const answers = r.sent.filter((m) => !('method' in m) && m.id === 0);

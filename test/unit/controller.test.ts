@@ -44,7 +44,7 @@ test('everything the controller sends in a turn is valid ACP v1, with the capabi
     const init = received[0].params as { protocolVersion: number; clientCapabilities: unknown; clientInfo: { name: string } };
     assert.equal(init.protocolVersion, 1);
     assert.deepEqual(init.clientCapabilities, clientCapabilities({ readTextFile: async () => '', log: silent, onTrace: () => undefined }));
-    assert.deepEqual(init.clientCapabilities, { fs: { readTextFile: true, writeTextFile: false }, terminal: false, session: { configOptions: { boolean: {} } } });
+    assert.deepEqual(init.clientCapabilities, { fs: { readTextFile: true, writeTextFile: false }, terminal: false, session: { configOptions: { boolean: {} }, notices: {}, compaction: {} }, plan: {} });
     assert.equal(init.clientInfo.name, 'acp-host');
     assert.deepEqual(received[1].params, { cwd: FIXTURES, mcpServers: [] });
   } finally {

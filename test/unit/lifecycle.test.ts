@@ -1,6 +1,6 @@
 // One session's lifecycle and its sign-in against a fake runtime (no process): start and open,
-// bring back a saved conversation, stop overtaking a start, a crash, and -32000 leading to the
-// sign-in choices and back.
+// bring back a saved conversation (load, resume, or re-attached without either), a load that
+// fails, stop overtaking a start, a crash, and -32000 leading to the sign-in choices and back.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningAgent } from '../../src/agent/launch';
@@ -10,6 +10,7 @@ import { SessionLifecycle } from '../../src/session/lifecycle';
 import { SessionState } from '../../src/session/sessionState';
 import { SignIn } from '../../src/session/signIn';
 import { Transcript } from '../../src/session/transcript';
+import { SessionUpdateSchema } from '../../src/protocol';
 import type { StatusView } from '../../src/webview-protocol/messages';
 
 const silent = { info() {}, warn() {}, error() {} };
@@ -19,8 +20,8 @@ function running(capabilities: object = {}, authMethods: object[] = [], request 
   return { initialize: { protocolVersion: 1, agentCapabilities: capabilities, authMethods }, connection: { request }, process: {} } as unknown as RunningAgent;
 }
 
-/** A runtime that starts `agent` (after `gate`, when given) and answers session/new from `openNew`. */
-function fakeRuntime(agent: RunningAgent, options: { gate?: Promise<void>; openNew?: () => Promise<{ sessionId: string }> } = {}) {
+/** A runtime that starts `agent` (after `gate`, when given), answers session/new from `openNew`, and load or resume from `reopen`. */
+function fakeRuntime(agent: RunningAgent, options: { gate?: Promise<void>; openNew?: () => Promise<{ sessionId: string }>; reopen?: (how: string) => Promise<object> } = {}) {
   const calls: string[] = [];
   let claims = 0;
   const runtime = {
@@ -35,7 +36,7 @@ function fakeRuntime(agent: RunningAgent, options: { gate?: Promise<void>; openN
       return () => claims--;
     },
     openNew: async () => (calls.push('new'), (options.openNew ?? (async () => ({ sessionId: 'new-1' })))()),
-    reopen: async (_r: RunningAgent, _e: SessionEndpoint, id: string, how: string) => (calls.push(`${how} ${id}`), {}),
+    reopen: async (_r: RunningAgent, _e: SessionEndpoint, id: string, how: string) => (calls.push(`${how} ${id}`), (options.reopen ?? (async () => ({})))(how)),
     close: async () => void calls.push('close'),
     detach: () => void calls.push('detach'),
     stop: async () => void calls.push('stop'),
@@ -81,8 +82,10 @@ function session(runtime: AgentRuntime, saved?: string, ports: Partial<AgentPort
     allPorts,
   );
   const endpoint = {} as SessionEndpoint;
-  lifecycle = new SessionLifecycle(runtime, false, { transcript, session: state, signIn, endpoint, ports: allPorts, get phase() { return status.phase; }, setStatus }, saved);
-  return { lifecycle, signIn, transcript, phases, status: () => status };
+  const heard: string[] = [];
+  const parts = { transcript, session: state, signIn, endpoint, ports: allPorts, get phase() { return status.phase; }, setStatus, loaded: () => heard.push('loaded'), gone: () => heard.push('gone') };
+  lifecycle = new SessionLifecycle(runtime, false, parts, saved);
+  return { lifecycle, signIn, transcript, phases, heard, status: () => status };
 }
 
 test('start opens a new session; concurrent starts share one', async () => {
@@ -95,7 +98,7 @@ test('start opens a new session; concurrent starts share one', async () => {
   assert.equal(s.lifecycle.savedSessionId, 'new-1');
 });
 
-test('a saved conversation comes back with load (the transcript is replayed, so cleared) or resume; without either, a new session says so', async () => {
+test('a saved conversation comes back with load (the transcript is replayed, so cleared) or resume; without either, it is re-attached without a request', async () => {
   const load = fakeRuntime(running({ loadSession: true }));
   const a = session(load.runtime, 'old-1');
   a.transcript.addUserPrompt('shown before the reload');
@@ -103,6 +106,7 @@ test('a saved conversation comes back with load (the transcript is replayed, so 
   assert.deepEqual(load.calls, ['start', 'load old-1']);
   assert.equal(a.transcript.entries.length, 0);
   assert.equal(a.lifecycle.sessionId, 'old-1');
+  assert.deepEqual(a.heard, ['loaded'], 'a load is announced: the agent may carry on with a turn');
 
   const resume = fakeRuntime(running({ loadSession: true, sessionCapabilities: { resume: {} } }));
   const b = session(resume.runtime, 'old-2');
@@ -110,14 +114,43 @@ test('a saved conversation comes back with load (the transcript is replayed, so 
   await b.lifecycle.start();
   assert.deepEqual(resume.calls, ['start', 'resume old-2']);
   assert.equal(b.transcript.entries.length, 1, 'resume keeps what is shown');
+  assert.deepEqual(b.heard, []);
 
   const neither = fakeRuntime(running());
   const c = session(neither.runtime, 'old-3');
+  c.transcript.addUserPrompt('kept too');
   await c.lifecycle.start();
-  assert.deepEqual(neither.calls, ['start', 'new']);
-  const note = c.transcript.entries[0];
-  assert.match(note.kind === 'error' ? note.message : '', /cannot reopen a session/);
-  assert.equal(c.lifecycle.savedSessionId, 'new-1');
+  assert.deepEqual(neither.calls, ['start', 'attach old-3'], 'routed to the saved id; no session/new');
+  assert.equal(c.lifecycle.sessionId, 'old-3');
+  assert.equal(c.lifecycle.reattached, true, 'until a prompt goes through, the agent may not know it');
+  assert.deepEqual(c.transcript.entries.map((e) => e.kind), ['user'], 'nothing said: the next prompt decides');
+  assert.equal(c.status().phase, 'ready');
+});
+
+test('a load that fails keeps what the transcript showed, says why, and opens a new session', async () => {
+  const { runtime, calls } = fakeRuntime(running({ loadSession: true }), { reopen: () => Promise.reject(Object.assign(new Error('Internal error: store locked'), { code: -32603 })) });
+  const s = session(runtime, 'old-1');
+  s.transcript.addUserPrompt('shown before');
+  s.transcript.apply(SessionUpdateSchema.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'an answer' } }));
+  await s.lifecycle.start();
+  assert.deepEqual(calls, ['start', 'load old-1', 'new']);
+  const [user, agent, note] = s.transcript.entries;
+  assert.deepEqual([user, agent], [{ kind: 'user', text: 'shown before' }, { kind: 'agent', text: 'an answer' }]);
+  assert.match(note.kind === 'error' ? note.message : '', /could not load the session: Internal error: store locked\. What follows is a new session/);
+  assert.equal(s.lifecycle.sessionId, 'new-1');
+  assert.deepEqual(s.heard, [], 'no load answered: nothing carries on');
+});
+
+test('a re-attached session the agent no longer knows: a new session takes its place, and is the one kept', async () => {
+  const { runtime, calls } = fakeRuntime(running());
+  const s = session(runtime, 'old-1');
+  await s.lifecycle.start();
+  const replacement = await s.lifecycle.openInstead(s.lifecycle.running!);
+  assert.equal(replacement, 'new-1');
+  assert.deepEqual(calls, ['start', 'attach old-1', 'detach', 'new']);
+  assert.equal(s.lifecycle.sessionId, 'new-1');
+  assert.equal(s.lifecycle.savedSessionId, 'new-1');
+  assert.equal(s.lifecycle.reattached, false);
 });
 
 test('a stop that overtakes a start opens nothing, and the process started for nobody is stopped', async () => {
@@ -141,6 +174,7 @@ test('a crash answers what waited, shows how, and the session can start again', 
   const asked = s.transcript.questions.askPermission({ toolCallId: 't' }, [{ optionId: 'ok', name: 'OK', kind: 'allow_once' }]);
   s.lifecycle.agentExited('Fake exited with code 3.');
   assert.deepEqual(await asked, { outcome: { outcome: 'cancelled' } });
+  assert.deepEqual(s.heard, ['gone'], 'a turn the agent carried on ends with it');
   assert.equal(s.status().phase, 'crashed');
   assert.equal(s.status().detail, 'Fake exited with code 3.');
   assert.equal(s.lifecycle.sessionId, undefined);

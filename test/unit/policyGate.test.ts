@@ -254,7 +254,7 @@ test("the agent cancels a write while ACP Host's question waits: the card is wit
   await assert.rejects(pending);
   const after = transcript.entries.find((e): e is ToolEntry => e.kind === 'tool' && e.toolCallId === card.toolCallId);
   assert.equal(after?.permission, undefined);
-  assert.equal(after?.permissionWithdrawn, true);
+  assert.deepEqual(after?.permissionAnswer, { outcome: 'withdrawn' });
   assert.match(after?.policyNote ?? '', /the agent withdrew the request/);
   assert.equal(transcript.questions.answerPermission(card.toolCallId, 'acp-host:allow-once'), false, 'nothing left to answer');
   assert.deepEqual(served, []);

@@ -28,7 +28,7 @@ function update(raw: Record<string, unknown>): SessionUpdate {
 }
 
 test('an unknown session/update kind parses to the unknown variant, whatever its payload', () => {
-  for (const kind of ['notice', 'plan_update', 'compaction_update', '_zed.dev/foo']) {
+  for (const kind of ['subagent_update', 'session_message', '_zed.dev/foo']) {
     const parsed = update({ sessionUpdate: kind, severity: 'info', title: 42, entries: 'nope' });
     assert.deepEqual(parsed, { sessionUpdate: 'unknown', kind });
   }
@@ -44,6 +44,13 @@ test('a known session/update kind with a bad payload is a validation error', () 
     { sessionUpdate: 'usage_update', used: 'lots', size: 10 },
     { sessionUpdate: 'current_mode_update' },
     { sessionUpdate: 'available_commands_update', availableCommands: 'all' },
+    { sessionUpdate: 'notice', severity: 'info', title: '' },
+    { sessionUpdate: 'notice', title: 'no severity' },
+    { sessionUpdate: 'compaction_update', compactionId: 'c1' },
+    { sessionUpdate: 'compaction_summary_chunk', compactionId: 'c1' },
+    { sessionUpdate: 'plan_update', plan: { type: 'items', entries: [] } },
+    { sessionUpdate: 'plan_update', plan: { type: 'gantt', planId: 'p1' } },
+    { sessionUpdate: 'plan_removed' },
   ];
   for (const raw of bad) {
     assert.equal(SessionNotificationSchema.safeParse({ sessionId, update: raw }).success, false, JSON.stringify(raw));

@@ -75,3 +75,18 @@ test('a clip never splits a surrogate pair', () => {
   assert.ok(entry.kind === 'agent');
   assert.doesNotMatch(entry.text, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])/, 'no lone high surrogate');
 });
+
+test('notices, compactions, plans by id, a turn’s usage and a tool’s raw fields are saved and read back as they were', async () => {
+  const entries: EntryView[] = [
+    tool([], { name: 'bash', rawInput: '{\n  "command": "ls"\n}', rawOutput: '"ok"' }),
+    { kind: 'notice', severity: 'warning', title: 'Rate limit near', description: null },
+    { kind: 'compaction', compactionId: 'c1', status: 'completed', summary: 'Kept the plan.', error: null },
+    { kind: 'planById', planId: 'p1', content: { type: 'markdown', text: '1. x' } },
+    { kind: 'planById', planId: 'p2', content: null },
+    { kind: 'turnEnd', stopReason: 'end_turn', usage: { tokens: { total: 3, input: 2, output: 1, thought: null, cachedRead: null, cachedWrite: null }, cost: null, quota: [{ label: 'used', value: 1 }] } },
+  ];
+  const store = new SessionStore(new FakeMemento());
+  const ref = { agentName: 'A', sessionId: 's' };
+  await store.saveTranscript(ref, entries);
+  assert.deepEqual(store.transcript(ref), entries);
+});

@@ -18,11 +18,11 @@ function render(entries: readonly EntryView[]): string {
         case 'thought':
           return `${e.kind}: ${e.text}`;
         case 'tool':
-          return `tool ${e.toolCallId} [${e.status}] ${e.title} (${e.toolKind})${e.locations.map((l) => ` @${l.path}:${l.line}`).join('')}${e.content.map((c) => ` {${contentLine(c)}}`).join('')}${e.permission ? ` ask:${e.permission.map((o) => o.optionId).join('/')}` : ''}`;
+          return `tool ${e.toolCallId} [${e.status}] ${e.title} (${e.toolKind})${e.locations.map((l) => ` @${l.path}:${l.line}`).join('')}${e.content.map((c) => ` {${contentLine(c)}}`).join('')}${e.permission ? ` ask:${e.permission.map((o) => o.optionId).join('/')}` : ''}${e.permissionAnswer ? ` answered:${e.permissionAnswer.outcome === 'selected' ? e.permissionAnswer.name : 'cancelled'}` : ''}`;
         case 'plan':
           return `plan: ${e.entries.map((p) => `${p.content}=${p.status}`).join(', ')}`;
         case 'turnEnd':
-          return `end: ${e.stopReason}`;
+          return `end: ${e.stopReason}${e.error ? ` (${e.error.code}: ${e.error.message})` : ''}`;
         case 'error':
           return `error: ${e.message}`;
       }
@@ -209,12 +209,22 @@ test('session state updates and unknown kinds add no entries', () => {
   assert.equal(t.entries.length, 0);
 });
 
-test('a permission request creates the call it names, and ending the turn marks running calls unfinished', () => {
-  const t = fold([{ sessionUpdate: 'tool_call', toolCallId: 'run', title: 'Run', status: 'in_progress' }]);
-  t.questions.askPermission({ toolCallId: 'edit', title: 'Edit y' }, [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }]);
-  assert.equal(render(t.entries), 'tool run [in_progress] Run (other)\ntool edit [pending] Edit y (other) ask:ok');
-  t.endTurn('cancelled');
-  assert.equal(render(t.entries), 'tool run [unfinished] Run (other)\ntool edit [unfinished] Edit y (other)\nend: cancelled');
+test('a permission request creates the call it names; the end of a turn marks its running calls unfinished, not those of a question asked between turns', () => {
+  const t = new Transcript();
+  const allow = [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' as const }];
+  void t.questions.askPermission({ toolCallId: 'between', title: 'Deploy' }, allow);
+  t.apply(SessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 'background', title: 'Index', status: 'in_progress' }));
+  const turn = t.beginTurn();
+  t.apply(SessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 'run', title: 'Run', status: 'in_progress' }));
+  void t.questions.askPermission({ toolCallId: 'edit', title: 'Edit y' }, allow);
+  assert.equal(render(t.entries), 'tool between [pending] Deploy (other) ask:ok\ntool background [in_progress] Index (other)\ntool run [in_progress] Run (other)\ntool edit [pending] Edit y (other) ask:ok');
+  t.endTurn({ stopReason: 'failed', error: { message: 'Internal error', code: -32603 } }, turn);
+  assert.equal(
+    render(t.entries),
+    'tool between [pending] Deploy (other) ask:ok\ntool background [in_progress] Index (other)\ntool run [unfinished] Run (other)\ntool edit [unfinished] Edit y (other) answered:cancelled\nend: failed (-32603: Internal error)',
+  );
+  t.endTurn({ stopReason: 'end_turn' }, turn);
+  assert.equal(t.entries.length, 5, 'a turn that is over already is left alone');
 });
 
 test('entries report what changed, by index', () => {

@@ -1,5 +1,6 @@
 // What waits on the user lives in the transcript (item 3 of the core issue): every request gets
-// exactly one answer, whatever ends it; a choice that was not offered is refused.
+// exactly one answer, whatever ends it; a choice that was not offered is refused; the end of a
+// turn answers only what that turn asked.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Transcript } from '../../src/session/transcript';
@@ -39,20 +40,58 @@ test('an option that was not offered is refused and the request keeps waiting', 
   assert.deepEqual(await asked, { outcome: { outcome: 'selected', optionId: 'yes' } });
 });
 
-test('cancelWaiting answers every permission and form; ending a turn answers what was asked on running calls', async () => {
+test('the end of a turn cancels what it asked; what was asked between turns waits on until Stop (cancelWaiting)', async () => {
   const t = new Transcript();
   const forms = new Elicitations(t, 'Fake', silent);
+  const formRequest = CreateElicitationRequestSchema.parse({ sessionId: 's', mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: { n: { type: 'string' } } } });
+  const between = t.questions.askPermission({ toolCallId: 'between', status: 'pending' }, ALLOW);
+  const betweenForm = forms.create(formRequest);
+  const turn = t.beginTurn();
   const p1 = t.questions.askPermission({ toolCallId: 'a', status: 'in_progress' }, ALLOW);
   const p2 = t.questions.askPermission({ toolCallId: 'b', status: 'completed' }, ALLOW);
-  const form = forms.create(CreateElicitationRequestSchema.parse({ sessionId: 's', mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: { n: { type: 'string' } } } }));
-  t.endTurn('end_turn');
-  assert.deepEqual(await p1, { outcome: { outcome: 'cancelled' } }, 'the running call was asked: answered with the turn');
-  assert.equal(await settled(p2), 'pending');
-  t.questions.cancelWaiting();
-  assert.deepEqual(await p2, { outcome: { outcome: 'cancelled' } });
+  const form = forms.create(formRequest);
+  t.endTurn({ stopReason: 'end_turn' }, turn);
+  assert.deepEqual(await p1, { outcome: { outcome: 'cancelled' } }, 'asked in the turn: answered with its end');
+  assert.deepEqual(await p2, { outcome: { outcome: 'cancelled' } }, 'whatever the status of its call');
   assert.deepEqual(await form, { action: 'cancel' });
-  assert.deepEqual(t.entries.map((e) => (e.kind === 'tool' ? `${e.toolCallId}:${e.permission ? 'ask' : '-'}` : e.kind === 'elicitation' ? e.state : e.kind)), ['a:-', 'b:-', 'cancelled', 'turnEnd']);
+  assert.equal(await settled(between), 'pending', 'asked between turns: not the turn\'s to end');
+  assert.equal(await settled(betweenForm), 'pending');
+  const next = t.beginTurn();
+  t.endTurn({ stopReason: 'end_turn' }, next);
+  assert.equal(await settled(between), 'pending', 'nor the next turn\'s');
+  t.questions.cancelWaiting();
+  assert.deepEqual(await between, { outcome: { outcome: 'cancelled' } });
+  assert.deepEqual(await betweenForm, { action: 'cancel' });
+  const shown = t.entries.map((e) => (e.kind === 'tool' ? `${e.toolCallId}:${e.permission ? 'ask' : (e.permissionAnswer?.outcome ?? '-')}:${e.status}` : e.kind === 'elicitation' ? e.state : e.kind));
+  assert.deepEqual(shown, ['between:cancelled:pending', 'cancelled', 'a:cancelled:unfinished', 'b:cancelled:completed', 'cancelled', 'turnEnd', 'turnEnd']);
   assert.equal(t.questions.waitingForms.length, 0);
+});
+
+test('an answered permission shows the option chosen; one question ends by its key (once), whatever it is', async () => {
+  const t = new Transcript();
+  const forms = new Elicitations(t, 'Fake', silent);
+  const turn = t.beginTurn();
+  const asked = t.questions.askPermission({ toolCallId: 'c1', title: 'Edit' }, ALLOW);
+  assert.equal(t.questions.answerPermission('c1', 'yes'), true);
+  t.endTurn({ stopReason: 'end_turn' }, turn);
+  assert.deepEqual(await asked, { outcome: { outcome: 'selected', optionId: 'yes' } });
+  const card = t.entries[0];
+  assert.ok(card.kind === 'tool');
+  assert.deepEqual(card.permissionAnswer, { outcome: 'selected', name: 'Allow', kind: 'allow_once' });
+  assert.equal(card.status, 'unfinished', 'the agent never said it ran: the view shows the answer instead');
+
+  const dismissed = t.questions.askPermission({ toolCallId: 'c2' }, ALLOW);
+  const form = forms.create(CreateElicitationRequestSchema.parse({ sessionId: 's', mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: {} } }));
+  const [requestKey] = t.questions.waitingForms;
+  assert.deepEqual(t.questions.waiting, [{ permission: 'c2' }, { form: requestKey }]);
+  assert.equal(t.questions.cancel({ permission: 'c2' }), true);
+  assert.equal(t.questions.cancel({ permission: 'c2' }), false, 'answered once');
+  assert.equal(t.questions.cancel({ form: requestKey }), true);
+  assert.deepEqual(await dismissed, { outcome: { outcome: 'cancelled' } });
+  assert.deepEqual(await form, { action: 'cancel' });
+  const c2 = t.entries.find((e) => e.kind === 'tool' && e.toolCallId === 'c2');
+  assert.ok(c2?.kind === 'tool' && c2.permission === undefined && c2.permissionAnswer?.outcome === 'cancelled');
+  assert.deepEqual(t.questions.waiting, []);
 });
 
 test('clearing the transcript (a load replays the session) answers what waited first', async () => {

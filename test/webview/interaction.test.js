@@ -1,5 +1,5 @@
 // What the user does in the panel and what the webview posts for it: permission buttons (mouse
-// and keyboard), diff / location / link clicks, the prompt box, Stop, the queue, slash-command
+// and keyboard) and Dismiss, diff / location / link clicks, the prompt box, Stop, the queue, slash-command
 // completion, the mode picker and config options. Every post is checked against ViewToHostSchema
 // (h.withPanel does that after each test).
 'use strict';
@@ -30,6 +30,16 @@ test('clicking a permission option posts permission with its tool call and optio
       { type: 'permission', toolCallId: 'call-1', optionId: 'always' },
       { type: 'permission', toolCallId: 'call-2', optionId: 'no' },
     ]);
+  });
+});
+
+test('Dismiss on a permission card posts dismissPermission for its tool call, also between turns', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot([{ kind: 'turnEnd', stopReason: 'end_turn' }, tool({ toolCallId: 'later-1', permission: OPTIONS })], { status: h.status('ready') }));
+    const dismiss = page.locator('#transcript .entry-tool[data-tool-call-id="later-1"] .permission button.permission-dismiss');
+    assert.equal((await dismiss.textContent()).trim(), 'Dismiss');
+    await dismiss.click();
+    assert.deepEqual(await intents(page), [{ type: 'dismissPermission', toolCallId: 'later-1' }]);
   });
 });
 

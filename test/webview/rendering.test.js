@@ -37,6 +37,8 @@ test('each stop reason has its exact text', async () => {
     max_tokens: 'Stopped: the agent reached its token limit.',
     max_turn_requests: 'Stopped: the agent reached its limit of requests for one turn.',
     refusal: 'The agent refused. This prompt will not be part of the next turn\u2019s context.',
+    failed: 'The turn failed.',
+    quiet: 'Turn over: the agent sent nothing more.',
   };
   await h.withPanel(env, {}, async (page) => {
     await h.render(page, h.snapshot(Object.keys(texts).map((stopReason) => ({ kind: 'turnEnd', stopReason }))));
@@ -45,6 +47,22 @@ test('each stop reason has its exact text', async () => {
       assert.equal(await el.count(), 1, reason);
       assert.equal(await el.textContent(), text, reason);
     }
+  });
+});
+
+test('a failed turn: its marker says why, the agent\'s message as text and the error code, and is announced', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    const message = 'Internal error: <b>overloaded</b> **not markdown**';
+    await h.render(page, h.snapshot([
+      { kind: 'turnEnd', stopReason: 'failed', error: { message, code: -32603 } },
+      { kind: 'turnEnd', stopReason: 'failed', error: { message: 'The agent closed the connection', code: null } },
+    ]));
+    const failed = page.locator(`${entry(0)}.entry-turnEnd[data-stop-reason="failed"]`);
+    assert.equal(await failed.textContent(), `The turn failed: ${message} (error -32603)`);
+    assert.equal(await failed.getAttribute('role'), 'alert');
+    assert.equal(await failed.locator('.codicon.codicon-error').count(), 1);
+    assert.equal(await failed.locator('b, strong').count(), 0);
+    assert.equal(await page.locator(`${entry(1)}`).textContent(), 'The turn failed: The agent closed the connection', 'no code: none shown');
   });
 });
 
@@ -109,26 +127,57 @@ test('tool cards: the codicon of each kind and the words of each status', async 
   });
 });
 
-test('a question the agent withdrew: its options go, "Withdrawn by the agent" shows instead; a withdrawn form says so and has no form', async () => {
+test('a question the agent withdrew: its options go and "Withdrawn by the agent" shows; a withdrawn form or URL card says so, with nothing to answer', async () => {
   const options = [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }];
   const form = { kind: 'elicitation', requestKey: 'elicitation-1', agentName: 'Fake', message: 'Which port?', title: 'Port', toolCallId: null, fields: [{ name: 'port', title: 'Port', description: null, required: true, type: 'integer' }], state: 'pending' };
+  const url = { kind: 'urlElicitation', requestKey: 'elicitation-2', agentName: 'Fake', message: 'Sign in', toolCallId: null, url: 'https://example.com/login', host: 'example.com', warnings: [], state: 'pending' };
   await h.withPanel(env, {}, async (page) => {
-    await h.render(page, h.snapshot([tool({ status: 'pending', permission: options }), form], { status: h.status('prompting') }));
+    await h.render(page, h.snapshot([tool({ status: 'pending', permission: options }), form, url], { status: h.status('prompting') }));
     const card = page.locator(`${entry(0)}.entry-tool`);
     assert.equal(await card.locator('.permission button.option').count(), 2);
-    assert.equal(await card.locator('.permission-withdrawn').count(), 0);
     assert.equal(await page.locator(`${entry(1)} form`).count(), 1);
+    assert.ok((await page.locator(`${entry(2)} button`).count()) > 0);
     await h.render(page, { type: 'batch', messages: [
-      { type: 'entry', index: 0, entry: tool({ status: 'pending', permissionWithdrawn: true }) },
+      { type: 'entry', index: 0, entry: tool({ status: 'pending', permissionAnswer: { outcome: 'withdrawn' } }) },
       { type: 'entry', index: 1, entry: { ...form, state: 'withdrawn' } },
+      { type: 'entry', index: 2, entry: { ...url, state: 'withdrawn' } },
     ] });
-    assert.equal(await card.locator('button').count(), 0, 'nothing left to click');
-    assert.equal((await card.locator('.permission-withdrawn').innerText()).trim(), 'Withdrawn by the agent');
-    assert.equal(await card.locator('.permission-withdrawn .codicon-circle-slash').count(), 1);
+    assert.equal(await card.locator('.permission, .permission button').count(), 0, 'nothing left to choose');
+    const answer = card.locator('.permission-answer');
+    assert.equal(await answer.getAttribute('data-outcome'), 'withdrawn');
+    assert.equal((await answer.innerText()).trim(), 'Withdrawn by the agent');
+    assert.equal(await answer.locator('.codicon-circle-slash').count(), 1);
     const withdrawnForm = page.locator(`${entry(1)}.entry-elicitation`);
     assert.equal(await withdrawnForm.getAttribute('data-state'), 'withdrawn');
     assert.equal(await withdrawnForm.locator('form, button').count(), 0);
     assert.equal((await withdrawnForm.locator('.badge-elicitation-withdrawn').innerText()).trim(), 'Withdrawn by the agent');
+    const withdrawnUrl = page.locator(`${entry(2)}`);
+    assert.equal(await withdrawnUrl.getAttribute('data-state'), 'withdrawn');
+    assert.equal(await withdrawnUrl.locator('button').count(), 0);
+    assert.equal((await withdrawnUrl.locator('.badge-url-withdrawn').innerText()).trim(), 'Withdrawn by the agent');
+  });
+});
+
+test('a permission answered shows the option chosen, allowed or denied; a card left pending or unfinished by it shows no status badge', async () => {
+  const answered = (name, kind) => ({ outcome: 'selected', name, kind });
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot([
+      tool({ toolCallId: 'q', status: 'unfinished', permissionAnswer: answered('Allow once', 'allow_once') }),
+      tool({ toolCallId: 'r', status: 'pending', permissionAnswer: answered('Reject', 'reject_once') }),
+      tool({ toolCallId: 's', status: 'completed', permissionAnswer: answered('Always allow', 'allow_always') }),
+      tool({ toolCallId: 't', status: 'unfinished', permissionAnswer: { outcome: 'cancelled' } }),
+    ]));
+    const answer = (i) => page.locator(`${entry(i)} .permission-answer`);
+    const badge = (i) => page.locator(`${entry(i)} .tool-head .badge`);
+    assert.equal((await answer(0).textContent()).trim(), 'Allowed: Allow once');
+    assert.equal(await badge(0).count(), 0, 'never "Not finished" for a question answered');
+    assert.equal((await answer(1).textContent()).trim(), 'Denied: Reject');
+    assert.equal(await badge(1).count(), 0);
+    assert.equal((await answer(2).textContent()).trim(), 'Allowed: Always allow');
+    assert.equal((await badge(2).textContent()).trim(), 'Done', 'the agent said how it ran');
+    assert.equal((await answer(3).textContent()).trim(), 'Not answered (cancelled)');
+    assert.equal((await badge(3).textContent()).trim(), 'Not finished');
+    assert.equal(await page.locator('#transcript .permission').count(), 0, 'nothing asks any more');
   });
 });
 
@@ -361,5 +410,130 @@ test('scroll sticks to the bottom while the user is there, and does not yank the
     await h.render(page, { type: 'entry', index: 61, entry: { kind: 'user', text: 'new prompt' } });
     for (let i = 0; i < 5; i++) await h.render(page, { type: 'append', index: 61, text: ' more' });
     assert.equal((await metrics()).top, 0, 'not yanked down');
+  });
+});
+
+test('a tool card: its name small beside the title, its raw input and output collapsed; opened they stay open across re-renders and a reload', async () => {
+  const input = '{\n  "command": "npm test",\n  "token": "••••"\n}';
+  const entries = [tool({ title: 'Run the tests', name: 'bash', rawInput: input, rawOutput: '{\n  "exitCode": 0\n}' }), tool({ toolCallId: 'plain' })];
+  let state;
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot(entries));
+    const card = page.locator(entry(0));
+    assert.deepEqual(await card.locator('.tool-head > span:not(.codicon)').allTextContents(), ['Run the tests', 'bash', 'Done'], 'title, name, badge in that order');
+    assert.equal(await card.locator('.tool-name').evaluate((el) => getComputedStyle(el).fontFamily.includes('Mono')), true, 'the name is monospace');
+    const raw = (part) => card.locator(`details.tool-raw[data-part="${part}"]`);
+    assert.deepEqual(await card.locator('details.tool-raw > summary').allTextContents(), ['Input', 'Output']);
+    assert.equal(await raw('input').evaluate((d) => d.open), false, 'collapsed by default');
+    assert.equal(await raw('output').evaluate((d) => d.open), false);
+    assert.equal(await raw('input').locator('pre.raw-json').textContent(), input, 'the JSON text as it came, in a pre');
+    assert.equal(await page.locator(`${entry(1)} details, ${entry(1)} .tool-name`).count(), 0, 'nothing of it when the agent sent none');
+
+    await raw('input').locator('summary').click();
+    assert.equal(await raw('input').evaluate((d) => d.open), true);
+    await h.render(page, { type: 'entry', index: 0, entry: { ...entries[0], status: 'failed' } });
+    assert.equal(await raw('input').evaluate((d) => d.open), true, 'still open after a re-render');
+    assert.equal(await raw('output').evaluate((d) => d.open), false, 'the other one stays closed');
+    state = await page.evaluate(() => window.__getState());
+  });
+  await h.withPanel(env, { state }, async (page) => {
+    await h.render(page, h.snapshot(entries));
+    assert.equal(await page.locator(`${entry(0)} details[data-part="input"]`).evaluate((d) => d.open), true, 'open after a reload');
+    assert.equal(await page.locator(`${entry(0)} details[data-part="output"]`).evaluate((d) => d.open), false);
+  });
+});
+
+test('a turn end shows the tokens, cost and quota the agent reported, as plain text', async () => {
+  const usage = {
+    tokens: { total: 1234, input: 1000, output: 234, thought: 50, cachedRead: null, cachedWrite: 7 },
+    cost: { amount: 0.42, currency: 'USD' },
+    quota: [{ label: 'used', value: 10 }, { label: 'limit', value: 1000 }, { label: 'resetsAt', value: '2025-06-01' }],
+  };
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot([
+      { kind: 'turnEnd', stopReason: 'end_turn', usage },
+      { kind: 'turnEnd', stopReason: 'max_tokens', usage: { tokens: null, cost: null, quota: [{ label: 'remaining', value: 0 }] } },
+      { kind: 'turnEnd', stopReason: 'end_turn' },
+    ]));
+    assert.equal(await page.locator(`${entry(0)} .turn-usage`).textContent(), '1,234 tokens (in 1,000 · out 234 · thinking 50 · cache write 7) · $0.42 · quota: used 10 · limit 1,000 · resetsAt 2025-06-01');
+    assert.equal(await page.locator(entry(0)).textContent(), 'Turn ended. 1,234 tokens (in 1,000 · out 234 · thinking 50 · cache write 7) · $0.42 · quota: used 10 · limit 1,000 · resetsAt 2025-06-01');
+    assert.equal(await page.locator(`${entry(1)} .turn-usage`).textContent(), 'quota: remaining 0');
+    assert.equal(await page.locator(`${entry(2)} .turn-usage`).count(), 0, 'no usage, nothing added');
+    assert.equal(await page.locator(entry(2)).textContent(), 'Turn ended.');
+  });
+});
+
+test('the header shows the quota an agent put in a usage update', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot([], { session: h.session({ usage: { used: 500, size: 1000, cost: null, quota: [{ label: 'requests.remaining', value: 42 }] } }) }));
+    assert.equal(await page.locator('#usage').textContent(), '500 / 1k tokens · quota: requests.remaining 42');
+    assert.match(await page.locator('#usage').getAttribute('title'), /quota: requests\.remaining 42$/);
+  });
+});
+
+test('notices: title and description as text, the severity’s icon and colour; an error one is an alert', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot([
+      { kind: 'notice', severity: 'info', title: 'Switched to a smaller model', description: null },
+      { kind: 'notice', severity: 'warning', title: 'Rate limit near', description: '80% of this hour’s requests are used.\n**not markdown**' },
+      { kind: 'notice', severity: 'error', title: 'Model unavailable', description: 'Retry later.' },
+    ]));
+    const icons = await page.locator('#transcript .entry-notice .notice-icon').evaluateAll((els) => els.map((el) => [...el.classList].find((c) => c.startsWith('codicon-') && c !== 'codicon')));
+    assert.deepEqual(icons, ['codicon-info', 'codicon-warning', 'codicon-error']);
+    assert.equal(await page.locator(`${entry(1)} .notice-title`).textContent(), 'Rate limit near');
+    assert.equal(await page.locator(`${entry(1)} .notice-description`).textContent(), '80% of this hour’s requests are used.\n**not markdown**');
+    assert.equal(await page.locator(`${entry(0)} .notice-description`).count(), 0);
+    assert.equal(await page.locator(`${entry(2)}`).getAttribute('role'), 'alert');
+    assert.equal(await page.locator(`${entry(1)}`).getAttribute('role'), null);
+    const bars = await page.locator('#transcript .entry-notice').evaluateAll((els) => els.map((el) => getComputedStyle(el).borderLeftColor));
+    assert.equal(new Set(bars).size, 3, `each severity its own colour: ${bars}`);
+  });
+});
+
+test('a compaction: its status in words (a custom one verbatim), the error, and the summary collapsed as markdown', async () => {
+  const compaction = (over) => ({ kind: 'compaction', compactionId: 'c', status: 'completed', summary: '', error: null, ...over });
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot([
+      compaction({ status: 'in_progress' }),
+      compaction({ summary: 'Fixed **the cart**.' }),
+      compaction({ status: 'failed', error: 'The summary model timed out.' }),
+      compaction({ status: 'cancelled' }),
+      compaction({ status: '_acme_paused' }),
+    ]));
+    assert.deepEqual(await page.locator('#transcript .compaction-label').allTextContents(), [
+      'Compacting context…', 'Context compacted', 'Context compaction failed', 'Context compaction cancelled', 'Context compaction: _acme_paused',
+    ]);
+    assert.equal(await page.locator(`${entry(2)} .compaction-error`).textContent(), 'The summary model timed out.');
+    const summary = page.locator(`${entry(1)} details[data-part="summary"]`);
+    assert.equal(await summary.evaluate((d) => d.open), false, 'collapsed');
+    assert.equal(await summary.locator('summary').textContent(), 'Summary');
+    assert.equal(await summary.locator('.markdown strong').textContent(), 'the cart');
+    assert.equal(await page.locator(`${entry(0)} details`).count(), 0, 'no summary, no disclosure');
+    await summary.locator('summary').click();
+    await h.render(page, { type: 'entry', index: 1, entry: compaction({ summary: 'Fixed **the cart**. And more.' }) });
+    assert.equal(await page.locator(`${entry(1)} details`).evaluate((d) => d.open), true, 'stays open as the summary grows');
+  });
+});
+
+test('plans by id: items as a plan shows them, markdown, a file as a link the host opens, and a note once removed', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot([
+      { kind: 'planById', planId: 'p1', content: { type: 'items', entries: [{ content: 'Read', priority: 'high', status: 'completed' }, { content: 'Fix', priority: 'low', status: 'pending' }] } },
+      { kind: 'planById', planId: 'p2', content: { type: 'markdown', text: '1. **first**\n2. second' } },
+      { kind: 'planById', planId: 'p3', content: { type: 'file', uri: 'file:///w/PLAN.md' } },
+      { kind: 'planById', planId: 'p4', content: null },
+      { kind: 'planById', planId: 'p5', content: { type: 'file', uri: 'javascript:alert(1)' } },
+    ]));
+    assert.equal(await page.locator(`${entry(0)} .plan-progress`).textContent(), '1/2 done');
+    assert.deepEqual(await page.locator(`${entry(0)} .plan-text`).allTextContents(), ['Read', 'Fix']);
+    assert.equal(await page.locator(`${entry(1)} .markdown ol li`).count(), 2);
+    assert.equal(await page.locator(`${entry(1)} .markdown strong`).textContent(), 'first');
+    assert.equal(await page.locator(`${entry(3)} .plan-title`).textContent(), 'Plan removed');
+    assert.equal(await page.locator(`${entry(3)}`).getAttribute('data-removed'), 'true');
+    assert.equal(await page.locator(`${entry(4)} a`).count(), 0, 'an unsafe URI stays text');
+    assert.equal(await page.locator(`${entry(4)} .plan-file`).textContent(), 'javascript:alert(1)');
+    await h.clearPosted(page);
+    await page.locator(`${entry(2)} a.plan-file`).click();
+    assert.deepEqual((await h.posted(page)).filter((m) => m.type === 'openLink'), [{ type: 'openLink', href: 'file:///w/PLAN.md' }]);
   });
 });

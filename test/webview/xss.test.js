@@ -54,7 +54,13 @@ function hostileState() {
     { kind: 'tool', toolCallId: 'big', title: 'big', toolKind: 'read', status: 'failed', content: [{ type: 'text', text: (ALL + '\n').repeat(40) }], locations: [] },
     { kind: 'plan', entries: PAYLOADS.map((content, i) => ({ content, priority: ['high', 'medium', 'low'][i % 3], status: ['pending', 'in_progress', 'completed'][i % 3] })) },
     { kind: 'error', message: ALL },
-    { kind: 'turnEnd', stopReason: 'refusal' },
+    { kind: 'turnEnd', stopReason: 'refusal', usage: { tokens: null, cost: { amount: 1, currency: ONE }, quota: [{ label: ONE.slice(0, 90), value: PAYLOADS[1] }] } },
+    { kind: 'tool', toolCallId: 'raw', title: 'raw', name: ONE, toolKind: 'fetch', status: 'completed', content: [], locations: [], rawInput: JSON.stringify({ html: ALL }, null, 2), rawOutput: ALL },
+    { kind: 'notice', severity: 'error', title: ONE, description: ALL },
+    { kind: 'compaction', compactionId: ONE, status: ONE, summary: ALL, error: ALL },
+    { kind: 'planById', planId: ONE, content: { type: 'markdown', text: ALL } },
+    { kind: 'planById', planId: 'f', content: { type: 'file', uri: 'javascript:window.__xss=1' } },
+    { kind: 'planById', planId: 'g', content: { type: 'items', entries: [{ content: ONE, priority: 'high', status: 'pending' }] } },
   ];
   const session = h.session({
     title: ONE,
@@ -115,7 +121,14 @@ test('hostile text everywhere runs nothing, loads nothing, and stays text', asyn
     assert.equal(await page.locator('#title').textContent(), ONE, 'title verbatim');
     assert.equal(await page.locator('pre#detail').textContent(), ALL, 'detail verbatim');
     assert.match(await page.locator('#status').textContent(), /<img src=x onerror=/);
-    assert.deepEqual(await page.locator('#transcript .plan-text').allTextContents(), PAYLOADS, 'plan entries verbatim');
+    assert.deepEqual(await page.locator('#transcript .plan-text').allTextContents(), [...PAYLOADS, ONE], 'plan entries verbatim');
+    assert.equal(await page.locator(`${h.entry(8)} .tool-name`).textContent(), ONE, 'tool name verbatim');
+    assert.equal(await page.locator(`${h.entry(8)} details[data-part="input"] pre`).textContent(), JSON.stringify({ html: ALL }, null, 2), 'raw input verbatim');
+    assert.equal(await page.locator(`${h.entry(8)} details[data-part="output"] pre`).textContent(), ALL, 'raw output verbatim');
+    assert.equal(await page.locator(`${h.entry(9)} .notice-title`).textContent(), ONE, 'notice title verbatim');
+    assert.equal(await page.locator(`${h.entry(9)} .notice-description`).textContent(), ALL, 'notice description verbatim');
+    assert.equal(await page.locator(`${h.entry(10)} .compaction-error`).textContent(), ALL, 'compaction error verbatim');
+    assert.match(await page.locator(`${h.entry(7)} .turn-usage`).textContent(), /quota: .*<script>window\.__xss=1<\/script>/, 'quota verbatim');
     assert.equal(await page.locator('#transcript button.option').first().textContent().then((t) => t.trim()), ONE, 'option name verbatim');
 
     // Open everything that can be opened: thoughts, long outputs, the command list, the pickers.

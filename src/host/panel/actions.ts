@@ -99,6 +99,7 @@ const INTENT_ACTIONS: { [K in PanelIntent['type']]: HostAction<Extract<PanelInte
   unqueue: { run: ({ session, intent }) => session.unqueue(intent.id) },
   cancel: { run: ({ session }) => session.cancel() },
   permission: { run: ({ session, intent }) => session.choosePermission(intent.toolCallId, intent.optionId) },
+  dismissPermission: { run: ({ session, intent }) => session.choosePermission(intent.toolCallId, undefined) },
   // A refused answer keeps a form open with the reason. A URL card's `accept` is the user's click on
   // Open (or Open again): the host opens the URL the card holds, never one the panel sends.
   elicitation: {

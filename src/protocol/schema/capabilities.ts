@@ -38,10 +38,12 @@ export const SessionConfigOptionsCapabilitiesSchema = z.object({
 });
 export type SessionConfigOptionsCapabilities = z.infer<typeof SessionConfigOptionsCapabilitiesSchema>;
 
-// The SDK schema also has `notices` and `compaction` here; this client does not advertise them
-// (and reads their session updates as unknown), so they are not modelled.
 export const ClientSessionCapabilitiesSchema = z.object({
   configOptions: lenientNullable(SessionConfigOptionsCapabilitiesSchema),
+  /** `{}`: the client shows `notice` session updates. */
+  notices: supportMarker,
+  /** `{}`: the client shows `compaction_update` and `compaction_summary_chunk` (the whole contract). */
+  compaction: supportMarker,
   ...meta,
 });
 export type ClientSessionCapabilities = z.infer<typeof ClientSessionCapabilitiesSchema>;
@@ -53,6 +55,8 @@ export const ClientCapabilitiesSchema = z.object({
   auth: lenientOptional(AuthCapabilitiesSchema),
   elicitation: lenientNullable(ElicitationCapabilitiesSchema),
   session: lenientNullable(ClientSessionCapabilitiesSchema),
+  /** Unstable: `{}` means the client shows both `plan_update` and `plan_removed`. */
+  plan: supportMarker,
   ...meta,
 });
 export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;

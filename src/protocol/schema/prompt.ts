@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { meta } from './common';
 import { ContentBlockSchema } from './content';
+import { lenientNullable } from './lenient';
+import { UsageSchema } from './usage';
 
 /**
  * A user turn. `image`, `audio` and `resource` blocks need the matching prompt capability.
@@ -22,6 +24,8 @@ export type StopReason = z.infer<typeof StopReasonSchema>;
 
 export const PromptResponseSchema = z.object({
   stopReason: StopReasonSchema,
+  /** Unstable: the turn's tokens (an invalid one reads as absent). */
+  usage: lenientNullable(UsageSchema),
   ...meta,
 });
 export type PromptResponse = z.infer<typeof PromptResponseSchema>;

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { meta, uint64 } from './common';
 import { ContentBlockOrUnknownSchema } from './content';
 import { lenientArray, lenientNullable, openDiscriminatedUnion } from './lenient';
-import { PlanSchema } from './plan';
+import { CompactionSummaryChunkSchema, CompactionUpdateSchema, NoticeSchema } from './notice';
+import { PlanRemovedSchema, PlanSchema, PlanUpdateSchema } from './plan';
 import { SessionConfigOptionListSchema } from './sessionConfig';
 import { ToolCallSchema, ToolCallUpdateSchema } from './toolCall';
 
@@ -97,10 +98,11 @@ function updateKind<const K extends string>(sessionUpdate: K) {
 }
 
 /**
- * One update. A `sessionUpdate` kind this client does not know (e.g. `notice`, which needs a
- * capability we do not advertise, or kinds of later versions) reads as
+ * One update. A `sessionUpdate` kind this client does not know (e.g. `subagent_update`, which
+ * needs a capability we do not advertise, or kinds of later versions) reads as
  * `{ sessionUpdate: 'unknown', kind }` for the caller to log and ignore; a known kind with a
- * bad payload is a validation error.
+ * bad payload is a validation error. `notice`, `compaction_*` and `plan_update`/`plan_removed`
+ * come only with the capabilities the client advertises because the panel shows them.
  */
 export const SessionUpdateSchema = openDiscriminatedUnion('sessionUpdate', [
   ContentChunkSchema.extend(updateKind('user_message_chunk')),
@@ -114,6 +116,11 @@ export const SessionUpdateSchema = openDiscriminatedUnion('sessionUpdate', [
   ConfigOptionUpdateSchema.extend(updateKind('config_option_update')),
   SessionInfoUpdateSchema.extend(updateKind('session_info_update')),
   UsageUpdateSchema.extend(updateKind('usage_update')),
+  NoticeSchema.extend(updateKind('notice')),
+  CompactionUpdateSchema.extend(updateKind('compaction_update')),
+  CompactionSummaryChunkSchema.extend(updateKind('compaction_summary_chunk')),
+  PlanUpdateSchema.extend(updateKind('plan_update')),
+  PlanRemovedSchema.extend(updateKind('plan_removed')),
 ]);
 export type SessionUpdate = z.infer<typeof SessionUpdateSchema>;
 export type UnknownSessionUpdate = Extract<SessionUpdate, { sessionUpdate: 'unknown' }>;

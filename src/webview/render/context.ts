@@ -1,5 +1,6 @@
 /** The presentation state a renderer needs: entries are pure functions of (entry, index, this). */
 export interface RenderContext {
-  isOpen(index: number): boolean;
+  /** Whether disclosure `part` of entry `index` is open (a thought's one has no part). */
+  isOpen(index: number, part?: string): boolean;
   isExpanded(index: number, contentIndex: number): boolean;
 }

@@ -1,10 +1,12 @@
 import { attachmentList } from '../attachments';
-import { h, icon } from '../dom';
-import { patchMarkdown, renderMarkdown } from '../markdown';
+import { clamp, disclosure, h, icon } from '../dom';
+import { turnUsageText } from '../format';
+import { markdownBlock, patchMarkdown } from '../markdown';
 import type { EntryView, StopReasonView } from '../protocol';
 import type { RenderContext } from './context';
 import { renderElicitation } from './elicitation';
-import { renderPlan } from './plan';
+import { renderCompaction, renderNotice } from './notices';
+import { renderPlan, renderPlanById } from './plan';
 import { renderTool } from './tool';
 import { renderUrlElicitation } from './urlElicitation';
 
@@ -37,9 +39,17 @@ export function renderEntry(entry: EntryView | undefined, index: number, context
     case 'plan':
       renderPlan(el, entry.entries);
       break;
+    case 'planById':
+      renderPlanById(el, entry);
+      break;
     case 'turnEnd':
-      el.dataset.stopReason = entry.stopReason;
-      el.textContent = stopReasonText(entry.stopReason);
+      renderTurnEnd(el, entry);
+      break;
+    case 'notice':
+      renderNotice(el, entry);
+      break;
+    case 'compaction':
+      renderCompaction(el, entry, context.isOpen(index, 'summary'));
       break;
     case 'error':
       el.setAttribute('role', 'alert');
@@ -69,16 +79,9 @@ export function patchEntry(el: Element, entry: EntryView | undefined): boolean {
   return markdown !== null;
 }
 
-function markdownBlock(text: string): HTMLElement {
-  const el = h('div', 'markdown');
-  el.append(renderMarkdown(text));
-  return el;
-}
-
 function renderThought(text: string, open: boolean): HTMLDetailsElement {
-  const details = h('details');
-  details.open = open; // the transcript records the user's toggles, so re-renders keep them
-  details.append(h('summary', '', 'Thinking'), markdownBlock(text));
+  const details = disclosure('Thinking', open);
+  details.append(markdownBlock(text));
   return details;
 }
 
@@ -88,8 +91,24 @@ const STOP_REASONS: Record<StopReasonView, string> = {
   max_tokens: 'Stopped: the agent reached its token limit.',
   max_turn_requests: 'Stopped: the agent reached its limit of requests for one turn.',
   refusal: 'The agent refused. This prompt will not be part of the next turn’s context.',
+  failed: 'The turn failed.',
+  quiet: 'Turn over: the agent sent nothing more.',
 };
 
 export function stopReasonText(reason: StopReasonView): string {
   return STOP_REASONS[reason];
+}
+
+/** The end of a turn: a rule with how it ended; a failed turn says why (the agent's message, as text) and is announced. */
+function renderTurnEnd(el: HTMLElement, entry: Extract<EntryView, { kind: 'turnEnd' }>): void {
+  el.dataset.stopReason = entry.stopReason;
+  if (!entry.error) {
+    el.append(h('span', 'turn-reason', stopReasonText(entry.stopReason)));
+    // What the agent said the turn cost: plain text after the reason.
+    if (entry.usage) el.append(' ', h('span', 'turn-usage', turnUsageText(entry.usage)));
+    return;
+  }
+  el.setAttribute('role', 'alert');
+  const code = entry.error.code === null ? '' : ` (error ${entry.error.code})`;
+  el.append(icon('error'), h('span', 'text', `The turn failed: ${clamp(entry.error.message, 2000)}${code}`));
 }

@@ -1,10 +1,11 @@
-import { h, icon } from '../dom';
+import { appendSpaced, button, h, icon } from '../dom';
 import { optionIcon } from '../icons';
-import type { PermissionOptionView } from '../protocol';
+import type { PermissionAnswerView, PermissionOptionView } from '../protocol';
 
 /**
- * The agent waits for a choice: one button per option. Arrow keys move between the buttons
- * (the transcript handles those and the clicks, by delegation).
+ * The agent waits for a choice: one button per option, and Dismiss (no choice: the agent hears
+ * `cancelled`). Arrow keys move between the options (the transcript handles those and the
+ * clicks, by delegation).
  */
 export function renderPermission(options: readonly PermissionOptionView[], toolCallId: string, title: string): HTMLElement {
   const group = h('div', 'permission');
@@ -19,7 +20,25 @@ export function renderPermission(options: readonly PermissionOptionView[], toolC
     choice.append(icon(optionIcon(option.kind)), option.name);
     group.append(choice);
   }
+  const dismiss = button('secondary permission-dismiss', 'Dismiss', 'close');
+  dismiss.dataset.toolCallId = toolCallId;
+  dismiss.title = 'Answer nothing: the agent is told the question was cancelled';
+  group.append(dismiss);
   return group;
+}
+
+/** How the question was answered: the option chosen (by its kind, allowed or denied), or none. */
+export function renderPermissionAnswer(answer: PermissionAnswerView): HTMLElement {
+  const line = h('div', 'permission-answer');
+  line.dataset.outcome = answer.outcome === 'selected' ? answer.kind : answer.outcome;
+  const [iconName, words] =
+    answer.outcome === 'cancelled'
+      ? ['circle-slash', 'Not answered (cancelled)']
+      : answer.outcome === 'withdrawn'
+        ? ['circle-slash', 'Withdrawn by the agent']
+        : [optionIcon(answer.kind), `${answer.kind.startsWith('allow') ? 'Allowed' : 'Denied'}: ${answer.name}`];
+  appendSpaced(line, icon(iconName), h('span', 'permission-answer-text', words));
+  return line;
 }
 
 /** ArrowLeft/ArrowRight (and Home/End) move focus among the group's buttons, wrapping around. */

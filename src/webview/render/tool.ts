@@ -1,12 +1,13 @@
-import { appendSpaced, clamp, h, icon } from '../dom';
+import { appendSpaced, clamp, disclosure, h, icon } from '../dom';
 import { pathTail } from '../format';
 import { toolIcon } from '../icons';
 import type { ToolEntryView } from '../protocol';
 import type { RenderContext } from './context';
-import { renderPermission } from './permission';
+import { renderPermission, renderPermissionAnswer } from './permission';
 import { renderToolContent } from './toolContent';
 
 const TITLE_MAX = 1000;
+const NAME_MAX = 200;
 
 const STATUS_WORDS: Record<ToolEntryView['status'], string> = {
   pending: 'Pending',
@@ -16,7 +17,10 @@ const STATUS_WORDS: Record<ToolEntryView['status'], string> = {
   unfinished: 'Not finished',
 };
 
-/** A tool call card: head (icon, title, status badge), its content, locations, and the permission chooser. */
+/**
+ * A tool call card: head (icon, title, the tool's name, status badge), its content, locations,
+ * its raw input and output (collapsed), and the permission chooser.
+ */
 export function renderTool(el: HTMLElement, entry: ToolEntryView, index: number, context: RenderContext): void {
   el.dataset.toolCallId = entry.toolCallId;
   el.dataset.status = entry.status;
@@ -26,24 +30,24 @@ export function renderTool(el: HTMLElement, entry: ToolEntryView, index: number,
   const head = h('div', 'tool-head');
   const titleEl = h('span', 'tool-title', title);
   titleEl.title = title;
-  appendSpaced(head, icon(toolIcon(entry.toolKind), 'tool-icon'), titleEl, h('span', `badge badge-${entry.status}`, STATUS_WORDS[entry.status]));
+  // A question the user answered is what the card says, not "Pending" or "Not finished": a
+  // permission relayed as a question may never be followed by a status from the agent.
+  const answered = entry.permissionAnswer?.outcome === 'selected' && (entry.status === 'pending' || entry.status === 'unfinished');
+  const badge = answered ? [] : [h('span', `badge badge-${entry.status}`, STATUS_WORDS[entry.status])];
+  const name = entry.name ? [h('span', 'tool-name', clamp(entry.name, NAME_MAX))] : [];
+  appendSpaced(head, icon(toolIcon(entry.toolKind), 'tool-icon'), titleEl, ...name, ...badge);
   el.append(head);
 
   entry.content.forEach((content, contentIndex) => {
     el.append(renderToolContent(content, contentIndex, context.isExpanded(index, contentIndex)));
   });
   if (entry.locations.length > 0) el.append(renderLocations(entry.locations));
+  if (entry.rawInput !== undefined) el.append(rawJson('Input', entry.rawInput, context.isOpen(index, 'input'), 'input'));
+  if (entry.rawOutput !== undefined) el.append(rawJson('Output', entry.rawOutput, context.isOpen(index, 'output'), 'output'));
   // ACP Host's own say comes before the choice it explains (h sets text, never HTML).
   if (entry.policyNote) el.append(h('div', 'policy-note', entry.policyNote));
   if (entry.permission) el.append(renderPermission(entry.permission, entry.toolCallId, title));
-  // The agent took its question back: nothing is left to choose, and the card says why.
-  else if (entry.permissionWithdrawn) el.append(withdrawnNote());
-}
-
-function withdrawnNote(): HTMLElement {
-  const note = h('div', 'permission-withdrawn');
-  appendSpaced(note, icon('circle-slash'), h('span', '', 'Withdrawn by the agent'));
-  return note;
+  else if (entry.permissionAnswer) el.append(renderPermissionAnswer(entry.permissionAnswer));
 }
 
 function renderLocations(locations: ToolEntryView['locations']): HTMLElement {
@@ -58,4 +62,12 @@ function renderLocations(locations: ToolEntryView['locations']): HTMLElement {
     list.append(link);
   }
   return list;
+}
+
+/** The agent's raw JSON (masked and clipped by the host), collapsed: text in a pre, never markup. */
+function rawJson(label: string, json: string, open: boolean, part: string): HTMLDetailsElement {
+  const details = disclosure(label, open, part);
+  details.classList.add('tool-raw');
+  details.append(h('pre', 'raw-json', json));
+  return details;
 }

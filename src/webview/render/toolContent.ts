@@ -1,6 +1,6 @@
 import { appendSpaced, button, clamp, h, icon, prefix } from '../dom';
 import { formatSize, pathTail, utf8Length } from '../format';
-import { renderMarkdown } from '../markdown';
+import { markdownBlock, renderMarkdown } from '../markdown';
 import type { DiffView, ToolContentView } from '../protocol';
 
 // Long outputs are collapsed so a 1 MB line cannot freeze the panel: a plain-text preview until
@@ -73,11 +73,7 @@ function renderText(text: string, expanded: boolean): HTMLElement {
   } else {
     el.classList.add('expanded');
     if (text.length > MARKDOWN_MAX) el.append(h('pre', 'full', text));
-    else {
-      const body = h('div', 'markdown');
-      body.append(renderMarkdown(text));
-      el.append(body);
-    }
+    else el.append(markdownBlock(text));
     el.append(button('collapse', 'Show less', 'fold'));
   }
   return el;

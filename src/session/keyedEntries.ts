@@ -1,0 +1,46 @@
+import type { EntryList } from './entryList';
+import type { Entry } from './model';
+
+type EntryOf<K extends Entry['kind']> = Extract<Entry, { kind: K }>;
+
+/**
+ * Entries of one kind the agent addresses by an id of its own (compactions, id-addressed plans):
+ * each id's entry index, so an update finds its entry at once, whatever the transcript's length.
+ */
+export class KeyedEntries<K extends Entry['kind']> {
+  private readonly index = new Map<string, number>();
+
+  constructor(
+    private readonly entries: EntryList,
+    private readonly kind: K,
+    private readonly idOf: (entry: EntryOf<K>) => string,
+  ) {}
+
+  get(id: string): EntryOf<K> | undefined {
+    const entry = this.entries.at(this.index.get(id) ?? -1);
+    return entry?.kind === this.kind ? (entry as EntryOf<K>) : undefined;
+  }
+
+  /** Replaces the entry of `entry`'s id in place, or adds it at the end when the id is new. */
+  set(entry: EntryOf<K>): void {
+    const id = this.idOf(entry);
+    const at = this.index.get(id);
+    if (at !== undefined) {
+      this.entries.replace(at, entry);
+      return;
+    }
+    this.index.set(id, this.entries.length);
+    this.entries.push(entry);
+  }
+
+  /** Indexes the entries of a restored transcript. */
+  restored(entries: readonly Entry[]): void {
+    entries.forEach((entry, at) => {
+      if (entry.kind === this.kind) this.index.set(this.idOf(entry as EntryOf<K>), at);
+    });
+  }
+
+  clear(): void {
+    this.index.clear();
+  }
+}
