@@ -13,6 +13,14 @@ import { api, find, until, useAgent } from './helpers';
 
 const lastAgentText = (c: AgentSession) => find(c, 'agent').at(-1)?.text;
 
+/**
+ * The fixture's lever: a mode change makes it withdraw what it asked. To the mode not current:
+ * a session brought back for the same agent keeps the mode an earlier test chose.
+ */
+async function pullLever(c: AgentSession): Promise<void> {
+  await (await api()).host.handleIntent({ type: 'setMode', modeId: c.session.currentModeId === 'plan' ? 'default' : 'plan' });
+}
+
 /** What the agent received, as its `__report__` turn lists it. */
 async function received(c: AgentSession): Promise<Array<{ method?: string; id?: unknown; params?: { requestId?: unknown } }>> {
   await c.prompt('__report__');
@@ -41,8 +49,7 @@ suite('$/cancel_request', function () {
     const { host } = await api();
     const turn = controller.prompt('ask');
     await until('the permission card', () => find(controller, 'tool').find((t) => t.permission));
-    // The fixture's lever: a mode change makes it withdraw the question.
-    await host.handleIntent({ type: 'setMode', modeId: 'plan' });
+    await pullLever(controller);
     await turn;
     assert.strictEqual(lastAgentText(controller), 'withdrawn: -32800');
     const card = find(controller, 'tool').find((t) => t.toolCallId === 'risky-1');
@@ -57,7 +64,6 @@ suite('$/cancel_request', function () {
 
   test('the agent cancels a protected write while ACP Host asks about it: the question is withdrawn, nothing is written', async () => {
     const controller = await useAgent('Canceller', 'cancel-agent.js');
-    const { host } = await api();
     const dir = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'cancel-target');
     const target = path.join(dir, '.env');
     fs.rmSync(dir, { recursive: true, force: true });
@@ -65,7 +71,7 @@ suite('$/cancel_request', function () {
       const turn = controller.prompt(`write ${target}`);
       const card = await until('ACP Host’s question', () => find(controller, 'tool').find((t) => t.permission));
       assert.match(card.policyNote ?? '', /ACP Host asks before Canceller may write/);
-      await host.handleIntent({ type: 'setMode', modeId: 'plan' });
+      await pullLever(controller);
       await turn;
       assert.strictEqual(lastAgentText(controller), 'withdrawn: -32800');
       const after = find(controller, 'tool').find((t) => t.toolCallId === card.toolCallId);
