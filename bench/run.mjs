@@ -36,5 +36,6 @@ table('Targets', [
   ['no streamed text lost', p.intact ? 'every chunk, in order' : 'text lost', verdict(p.intact)],
   ['append one entry does not grow with length (10,000/100 ≤ 1.5×)', ratio(l.entryGrowth), verdict(l.entryGrowth <= 1.5)],
   ['stream one chunk does not grow with length (10,000/100 ≤ 1.5×)', ratio(l.chunkGrowth), verdict(l.chunkGrowth <= 1.5)],
+  ['stream one chunk into a 100 KB answer < 5 ms', ms(l.bigChunk), verdict(l.bigChunk < 5)],
 ]);
 console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s`);

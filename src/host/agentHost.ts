@@ -137,7 +137,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     this.tabs.show(tab.key);
     controller.session.setFollow(setting('followAgent'));
     this.view.attach(this.feedSource(controller));
-    this.follower.attach(controller.transcript);
+    this.follower.attach(controller.transcript, () => controller.origin.confinement);
     this.signOutContext.follow(controller);
     // A session brought back without a saved transcript gets its conversation from the agent
     // (session/load) without waiting for a prompt; one with a transcript starts when it is used.
@@ -224,6 +224,18 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     const agent = this.agentChoices().find((a) => a.name === this.current.agentName) ?? this.pickAgent();
     this.show(this.tabs.open(agent));
     await this.startSession();
+  }
+
+  /**
+   * "Fork from here" on the user message at entry `index` of `session` (UNSTABLE session/fork):
+   * a new tab holding the conversation up to it (SessionTabs.fork), shown and started.
+   */
+  async forkSession(session: ShownSession, index: number): Promise<void> {
+    const source = this.tabs.all.find((t) => t.controller === session);
+    if (!source) throw new Error('That session is no longer open.');
+    const fork = this.tabs.fork(source.key, index);
+    this.show(fork);
+    await this.startSession(fork.controller);
   }
 
   /** Closes a session (the shown one by default); the panel shows another, or a new one when none is left. */

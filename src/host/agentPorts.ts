@@ -26,24 +26,26 @@ export interface PortSources {
  * What a session (or, without `owner`, its agent's runtime) gets from VS Code: the fs and
  * terminal ports (recorded in the audit log), the log and the trace, secrets, sign-in, MCP
  * servers, and ACP Host's policy. `owner` is bound late: the port exists before the session
- * whose transcript shows its terminals.
+ * whose transcript shows its terminals, and whose roots its paths are confined to (until it
+ * exists, and for the runtime, `workspaceFolder` alone).
  */
 export function agentPorts(from: PortSources, owner: (() => AgentSession | undefined) | undefined, workspaceFolder: string, agentName: string): AgentPorts {
   const { logs, audit, policy, reviewer, config, secrets } = from;
+  const roots = () => owner?.()?.origin.confinement ?? [workspaceFolder];
   const terminals = new TerminalPort({
     baseEnv: config.baseEnv,
-    workspaceFolder,
+    roots,
     log: logs.connectionLog,
     onUpdate: (terminalId, state) => owner?.()?.transcript.tools.updateTerminal(terminalId, state),
   });
   return {
     ...audit.ports(agentName, {
       read: async (request, onSource) => {
-        const text = await readTextFile(request, logs.connectionLog, onSource);
-        await policy.markRead(request.path);
+        const text = await readTextFile(request, roots(), logs.connectionLog, onSource);
+        await policy.markRead(request.path, roots());
         return text;
       },
-      write: (request, signal) => writeTextFile(request, { log: logs.connectionLog, beforeWrite: (uri) => reviewer.beforeWrite(uri), signal }),
+      write: (request, signal) => writeTextFile(request, roots(), { log: logs.connectionLog, beforeWrite: (uri) => reviewer.beforeWrite(uri), signal }),
       terminals,
     }),
     log: logs.connectionLog,

@@ -105,6 +105,21 @@ export const agentMethods = {
   },
 } as const satisfies Record<string, Method>;
 
+/**
+ * UNSTABLE methods the agent serves (schema.v1.unstable.json, not the stable v1 schema): kept out
+ * of `agentMethods`, which is exactly the stable set, so what is used of them is plain to see.
+ * Each is called only when the agent advertises it.
+ */
+export const unstableAgentMethods = {
+  /** Gated by `sessionCapabilities.fork`. */
+  sessionFork: {
+    kind: 'request',
+    method: 'session/fork',
+    params: s.ForkSessionRequestSchema,
+    result: s.ForkSessionResponseSchema,
+  },
+} as const satisfies Record<string, Method>;
+
 /** Methods the client serves: the agent calls these. */
 export const clientMethods = {
   sessionUpdate: {

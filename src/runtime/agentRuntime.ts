@@ -8,13 +8,10 @@ import type {
   CreateElicitationRequest,
   CreateElicitationResponse,
   ListSessionsResponse,
-  LoadSessionResponse,
   McpServer,
-  NewSessionResponse,
   ReadTextFileRequest,
   RequestPermissionRequest,
   RequestPermissionResponse,
-  ResumeSessionResponse,
   SessionUpdate,
   WriteTextFileRequest,
 } from '../protocol';
@@ -24,6 +21,9 @@ import type { AgentDefinition, AgentPorts, ControllerSettings, TerminalPort } fr
 import { selectMcpServers } from './mcpServers';
 import { commandLine, startFailureDetail, startWithFallback } from './presets';
 import { ProcessScope } from './processScope';
+import { sendOpening } from './sessionRequests';
+import type { OpenedSession, Opening } from './sessionRequests';
+import type { SessionRoots } from './sessionRoots';
 import { SecretScrubber, redactFields, scrubbingLog } from './secrets';
 
 /**
@@ -48,14 +48,15 @@ export interface SessionEndpoint {
 }
 
 /** The session features an agent may advertise (ACP §5: `loadSession` and `sessionCapabilities`). */
-export type SessionFeature = 'load' | 'resume' | 'list' | 'close' | 'delete';
+export type SessionFeature = 'load' | 'resume' | 'list' | 'close' | 'delete' | 'fork';
 
 export function sessionFeatures(capabilities: AgentCapabilities | undefined): Set<SessionFeature> {
   const features = new Set<SessionFeature>();
   if (capabilities?.loadSession) features.add('load');
   const session = capabilities?.sessionCapabilities;
   // Each is `{}` when supported; absent or null when not.
-  for (const feature of ['resume', 'list', 'close', 'delete'] as const) if (session?.[feature]) features.add(feature);
+  // `fork` is UNSTABLE (session/fork).
+  for (const feature of ['resume', 'list', 'close', 'delete', 'fork'] as const) if (session?.[feature]) features.add(feature);
   return features;
 }
 
@@ -151,39 +152,48 @@ export class AgentRuntime {
   }
 
   /** session/new; `endpoint` gets the updates sent before the answer, then everything for the new id. */
-  openNew(running: RunningAgent, endpoint: SessionEndpoint): Promise<NewSessionResponse> {
+  openNew(running: RunningAgent, endpoint: SessionEndpoint, roots: SessionRoots): Promise<OpenedSession> {
+    return this.open(running, endpoint, { how: 'new' }, roots);
+  }
+
+  /**
+   * session/load (the agent replays the conversation as updates before it answers), session/resume
+   * (no replay) or `attach` (no request: the next prompt names the id). The session is routed to
+   * `endpoint` before the request goes out.
+   */
+  reopen(running: RunningAgent, endpoint: SessionEndpoint, sessionId: string, how: 'load' | 'resume' | 'attach', roots: SessionRoots): Promise<OpenedSession> {
+    if (how !== 'attach') return this.open(running, endpoint, { how, sessionId }, roots);
     return this.serialised(async () => {
-      const mcpServers = await this.mcpServersFor(running);
-      const scope = this.scopeOf(running);
-      if (scope) scope.opening = endpoint;
-      try {
-        const result = await running.connection.request(agentMethods.sessionNew, { cwd: this.settings.workspaceFolder, mcpServers });
-        this.scopeOf(running)?.open(result.sessionId, endpoint);
-        return result;
-      } finally {
-        if (scope?.opening === endpoint) scope.opening = undefined;
-      }
+      this.scopeOf(running)?.open(sessionId, endpoint);
+      return { sessionId };
     });
   }
 
-  /** session/load (a replay, then the answer), session/resume (no replay) or `attach` (no request: the next prompt names the id); routed to `endpoint` first. */
-  reopen(running: RunningAgent, endpoint: SessionEndpoint, sessionId: string, how: 'load' | 'resume' | 'attach'): Promise<LoadSessionResponse | ResumeSessionResponse> {
+  /** UNSTABLE session/fork (only when advertised) of the session `from`: a new session, routed as session/new's. */
+  fork(running: RunningAgent, endpoint: SessionEndpoint, from: string, roots: SessionRoots): Promise<OpenedSession> {
+    return this.open(running, endpoint, { how: 'fork', from }, roots);
+  }
+
+  /**
+   * One opening at a time. Load and resume name the session, so it is routed before the request;
+   * new and fork learn their id from the answer, and what comes before it goes to `endpoint`.
+   */
+  private open(running: RunningAgent, endpoint: SessionEndpoint, opening: Opening, roots: SessionRoots): Promise<OpenedSession> {
     return this.serialised(async () => {
-      if (how === 'attach') {
-        this.scopeOf(running)?.open(sessionId, endpoint);
-        return {};
-      }
       const mcpServers = await this.mcpServersFor(running);
       const scope = this.scopeOf(running);
-      scope?.open(sessionId, endpoint);
-      const params = { sessionId, cwd: this.settings.workspaceFolder, mcpServers };
+      const known = 'sessionId' in opening ? opening.sessionId : undefined;
+      if (known !== undefined) scope?.open(known, endpoint);
+      else if (scope) scope.opening = endpoint;
       try {
-        return how === 'load'
-          ? await running.connection.request(agentMethods.sessionLoad, params)
-          : await running.connection.request(agentMethods.sessionResume, params);
+        const opened = await sendOpening(running.connection, opening, { roots, mcpServers, capabilities: running.initialize.agentCapabilities });
+        if (known === undefined) this.scopeOf(running)?.open(opened.sessionId, endpoint);
+        return opened;
       } catch (error) {
-        scope?.forget(sessionId, endpoint);
+        if (known !== undefined) scope?.forget(known, endpoint);
         throw error;
+      } finally {
+        if (scope?.opening === endpoint) scope.opening = undefined;
       }
     });
   }

@@ -123,15 +123,15 @@ export interface PolicyPort {
   /** What `agentName`'s requests are decided by now: the same object until a setting or a remembered choice changes. */
   layers(agentName: string): Omit<PolicyLayers, 'remembered'> & { workspace: readonly SourcedRule[] };
   /**
-   * `path`'s workspace-relative forms, `/`-separated: as named and, through symlinks, as it really
-   * is. Undefined when confinement refuses the path: serving it then fails with -32602, which
-   * needs no question first.
+   * `path`'s forms relative to the root of `roots` it is in, `/`-separated: as named and, through
+   * symlinks, as it really is. Undefined when confinement to `roots` (a session's) refuses the
+   * path: serving it then fails with -32602, which needs no question first.
    */
-  relativePaths(path: string): Promise<string[] | undefined>;
+  relativePaths(path: string, roots: readonly string[]): Promise<string[] | undefined>;
   /** "Always in this workspace": kept with the workspace, listed and revocable. */
   rememberForWorkspace(rule: Rule): void;
   /** Why this write needs a yes even where the policy allows it (the user's unsaved edit changed since the agent read it). */
-  writeConcern?(request: WriteTextFileRequest): Promise<string | undefined>;
+  writeConcern?(request: WriteTextFileRequest, roots: readonly string[]): Promise<string | undefined>;
 }
 
 export interface AgentDefinition extends SecretOwner {
@@ -149,7 +149,10 @@ export interface AgentDefinition extends SecretOwner {
 export interface ControllerSettings {
   initializeTimeoutMs: number;
   maxLineBytes: number;
+  /** The workspace's first folder: a new session's cwd. */
   workspaceFolder: string;
+  /** The workspace's other folders (a multi-root workspace): a new session's `additionalDirectories`, when the agent takes them. */
+  additionalDirectories?: readonly string[];
   clientVersion: string;
 }
 

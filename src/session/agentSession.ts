@@ -16,6 +16,8 @@ import type { LifecycleSession } from './lifecycle';
 import { PolicyGate } from './policyGate';
 import { askAudited } from './permissionAudit';
 import { PromptAttachments } from './promptAttachments';
+import { SessionOrigin } from './sessionOrigin';
+import type { SessionDetails } from './sessionOrigin';
 import { SessionState } from './sessionState';
 import { SessionSettings } from './sessionSettings';
 import { SignIn } from './signIn';
@@ -27,8 +29,8 @@ import type { TurnSession } from './turn';
 import { TurnQueue } from './turnQueue';
 import type { SessionStatus } from './model';
 
-/** How a session begins: on its own process, or on one shared with the agent's other sessions. */
-export interface SessionOptions {
+/** How a session begins: on its own process, or on one shared with the agent's other sessions; its roots and, for a fork, its original. */
+export interface SessionOptions extends SessionDetails {
   /** The agent's process, shared by its sessions; without it the session has a process of its own. */
   runtime?: AgentRuntime;
   /** The agent's id of a conversation to bring back (history, a window reload) with session/load or session/resume. */
@@ -48,6 +50,8 @@ export class AgentSession {
   readonly transcript = new Transcript();
   readonly session = new SessionState();
   readonly runtime: AgentRuntime;
+  /** Where it works (its roots, what the agent's paths are confined to) and what it was forked from. */
+  readonly origin: SessionOrigin;
   private readonly signIn: SignIn;
   private readonly lifecycle: SessionLifecycle;
   private readonly turns: TurnQueue;
@@ -76,7 +80,9 @@ export class AgentSession {
     this.runtime = options.runtime ?? new AgentRuntime(agent, settings, ports);
     this.savedTitle = options.title;
     this.status = { agentName: agent.name, phase: 'idle' };
-    this.gate = new PolicyGate(ports.policy, this.transcript, agent.name, ports.log, ports.audit?.bind(ports));
+    this.origin = new SessionOrigin(settings, options, () => this.lifecycle.running?.initialize.agentCapabilities, ports.log);
+    if (options.forkOf) this.session.setForkOf({ title: options.forkOf.title, note: options.forkOf.note });
+    this.gate = new PolicyGate(ports.policy, this.transcript, agent.name, ports.log, () => this.origin.confinement, ports.audit?.bind(ports));
     this.endpoint = this.makeEndpoint();
     this.signIn = new SignIn(this.parts(), ports);
     this.carried = new CarriedTurn({
@@ -86,7 +92,9 @@ export class AgentSession {
         if (!running) void this.turns.drain();
       },
     });
-    this.lifecycle = new SessionLifecycle(this.runtime, options.runtime === undefined, this.parts(), options.sessionId);
+    // A fork is asked of the agent once, when it first opens; after that it is a session of its own.
+    const forkFrom = options.sessionId === undefined ? options.forkOf?.sessionId : undefined;
+    this.lifecycle = new SessionLifecycle(this.runtime, options.runtime === undefined, this.parts(), options.sessionId, forkFrom);
     this.turns = new TurnQueue(
       (prompt) => runTurn(this.parts(), prompt),
       () => this.status.phase === 'crashed' || this.status.phase === 'auth' || this.carried.active,
@@ -313,6 +321,7 @@ export class AgentSession {
       session: this.session,
       endpoint: this.endpoint,
       ports: this.ports,
+      roots: this.origin.roots,
       setStatus: (patch) => this.setStatus(patch),
       restartProcess: () => this.lifecycle.restartProcess(),
       start: () => this.lifecycle.start(),

@@ -1,9 +1,11 @@
 import type { RunningAgent } from '../agent/launch';
-import type { LoadSessionResponse, NewSessionResponse } from '../protocol';
+import type { LoadSessionResponse } from '../protocol';
 import type { AgentDefinition, AgentPorts } from '../runtime/ports';
 import { sessionFeatures } from '../runtime/agentRuntime';
 import type { AgentRuntime, SessionEndpoint } from '../runtime/agentRuntime';
 import { startFailureDetail } from '../runtime/presets';
+import type { OpenedSession } from '../runtime/sessionRequests';
+import type { SessionRoots } from '../runtime/sessionRoots';
 import type { SessionState } from './sessionState';
 import { isAuthRequired } from './signIn';
 import type { SignIn } from './signIn';
@@ -20,6 +22,8 @@ export interface LifecycleSession {
   readonly signIn: SignIn;
   readonly endpoint: SessionEndpoint;
   readonly ports: AgentPorts;
+  /** Sent with every opening (new, load, resume, fork). */
+  readonly roots: SessionRoots;
   readonly phase: SessionStatus['phase'];
   setStatus(patch: Partial<SessionStatus>): void;
   /** session/load answered: the agent may carry on with a turn that was running (carriedTurn.ts). */
@@ -56,6 +60,8 @@ export class SessionLifecycle {
     private readonly ownsRuntime: boolean,
     private readonly s: LifecycleSession,
     savedSessionId: string | undefined,
+    /** The session to fork (UNSTABLE session/fork) instead of session/new, until this one first opens. */
+    private forkFrom?: string,
   ) {
     this.savedSessionId = savedSessionId;
   }
@@ -137,10 +143,11 @@ export class SessionLifecycle {
     this.sessionId = this.savedSessionId = undefined;
     this.reattached = false;
     this.s.session.reset();
-    const created = await this.runtime.openNew(running, this.s.endpoint);
+    const created = await this.runtime.openNew(running, this.s.endpoint, this.s.roots);
     if (this.running === running) {
       this.sessionId = this.savedSessionId = created.sessionId;
       this.s.session.setInitial(created.modes, created.configOptions);
+      this.s.session.setCanFork(sessionFeatures(running.initialize.agentCapabilities).has('fork'));
     }
     return created.sessionId;
   }
@@ -195,17 +202,19 @@ export class SessionLifecycle {
 
   /**
    * Opens the session on `running`: brings back the earlier conversation when there is one, else
-   * session/new. Updates that arrive before the answer are kept.
+   * session/fork of the original (a fork opening for the first time) or session/new. Updates that
+   * arrive before the answer are kept.
    */
   private async open(running: RunningAgent): Promise<void> {
     this.reattached = false;
     const saved = this.savedSessionId;
     const reopened = saved ? await this.bringBack(running, saved) : undefined;
-    let result: NewSessionResponse | LoadSessionResponse | undefined = reopened?.result;
+    let result: Pick<OpenedSession, 'modes' | 'configOptions'> | undefined = reopened?.result;
     let sessionId = saved;
     if (!reopened) {
       this.s.session.reset();
-      const created = await this.runtime.openNew(running, this.s.endpoint);
+      const { endpoint, roots } = this.s;
+      const created = this.forkFrom ? await this.runtime.fork(running, endpoint, this.forkFrom, roots) : await this.runtime.openNew(running, endpoint, roots);
       result = created;
       sessionId = created.sessionId;
     }
@@ -213,8 +222,10 @@ export class SessionLifecycle {
     this.sessionId = sessionId;
     this.savedSessionId = sessionId;
     this.reattached = reopened?.how === 'attach';
+    this.forkFrom = undefined;
     this.s.signIn.settled();
     this.s.session.setInitial(result?.modes, result?.configOptions);
+    this.s.session.setCanFork(sessionFeatures(running.initialize.agentCapabilities).has('fork'));
     this.s.setStatus({ phase: 'ready', detail: undefined, authMethods: undefined });
     if (reopened?.how === 'load') this.s.loaded();
   }
@@ -241,7 +252,7 @@ export class SessionLifecycle {
       session.reset();
     }
     try {
-      return { result: await this.runtime.reopen(running, this.s.endpoint, sessionId, how), how };
+      return { result: await this.runtime.reopen(running, this.s.endpoint, sessionId, how, this.s.roots), how };
     } catch (error) {
       if (shown) transcript.restore(shown);
       if (isAuthRequired(error)) throw error;

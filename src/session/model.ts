@@ -287,4 +287,8 @@ export interface SessionSnapshot {
   follow: boolean;
   attachments: AttachmentChip[];
   attachmentNotice: string | null;
+  /** The agent advertises (UNSTABLE) session/fork: the user's messages offer "Fork from here". */
+  canFork: boolean;
+  /** What this session is a fork of (the original's title), and what its transcript does not show; null when it is no fork. */
+  forkOf: { title: string; note: string | null } | null;
 }

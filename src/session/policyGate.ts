@@ -47,12 +47,14 @@ export class PolicyGate {
     private readonly transcript: Transcript,
     private readonly agentName: string,
     private readonly log: ConnectionLog,
+    /** The session's roots, as far as the agent may name paths in them (SessionOrigin.confinement). */
+    private readonly roots: () => readonly string[],
     /** The workspace's audit log: each decision of the policy's, and each answer to its questions. */
     private readonly record?: (event: NewAuditEvent) => void,
   ) {}
 
   async readTextFile(request: ReadTextFileRequest, serve: (request: ReadTextFileRequest) => Promise<string>, signal?: AbortSignal): Promise<string> {
-    const paths = await this.port?.relativePaths(request.path);
+    const paths = await this.port?.relativePaths(request.path, this.roots());
     // No paths: a path confinement refuses, which serving answers (-32602) without a question.
     if (paths) await this.check({ kind: 'read', paths }, { kind: 'read', sessionId: request.sessionId, verb: 'read', target: request.path, shown: paths[0] ?? request.path, toolKind: 'read' }, undefined, signal);
     throwIfCancelled(signal, 'fs/read_text_file');
@@ -61,8 +63,8 @@ export class PolicyGate {
 
   /** `serve` gets the signal too: a write cancelled before VS Code applies it is not applied. */
   async writeTextFile(request: WriteTextFileRequest, serve: (request: WriteTextFileRequest, signal?: AbortSignal) => Promise<void>, signal?: AbortSignal): Promise<void> {
-    const paths = await this.port?.relativePaths(request.path);
-    if (paths) await this.check({ kind: 'write', paths }, { kind: 'write', sessionId: request.sessionId, verb: 'write', target: request.path, shown: paths[0] ?? request.path, toolKind: 'edit' }, await this.port!.writeConcern?.(request), signal);
+    const paths = await this.port?.relativePaths(request.path, this.roots());
+    if (paths) await this.check({ kind: 'write', paths }, { kind: 'write', sessionId: request.sessionId, verb: 'write', target: request.path, shown: paths[0] ?? request.path, toolKind: 'edit' }, await this.port!.writeConcern?.(request, this.roots()), signal);
     throwIfCancelled(signal, 'fs/write_text_file');
     return serve(request, signal);
   }
@@ -85,9 +87,10 @@ export class PolicyGate {
   async permission(request: RequestPermissionRequest, askUser: () => Promise<RequestPermissionResponse>): Promise<RequestPermissionResponse> {
     if (!this.port) return askUser();
     const { toolCall, options } = request;
+    const roots = this.roots();
     const named = [...(toolCall.locations ?? []).map((l) => l.path), ...(toolCall.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : []))];
-    // A path outside the workspace is seen without its root (`home/me/.ssh/config`): still protected.
-    const paths = (await Promise.all(named.map(async (p) => (await this.port!.relativePaths(p)) ?? [p.replace(/^([A-Za-z]:)?[\\/]+/, '').replace(/\\/g, '/')]))).flat();
+    // A path outside the session's roots is seen without its root (`home/me/.ssh/config`): still protected.
+    const paths = (await Promise.all(named.map(async (p) => (await this.port!.relativePaths(p, roots)) ?? [p.replace(/^([A-Za-z]:)?[\\/]+/, '').replace(/\\/g, '/')]))).flat();
     const toolKind = toolCall.kind ?? this.transcript.tools.kindOf(toolCall.toolCallId);
     const verdict = this.policy().decide({ kind: 'permission', paths, toolKind });
     if (verdict.decision === 'ask') return askUser();

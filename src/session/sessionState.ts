@@ -30,6 +30,8 @@ export class SessionState {
   private follow = true;
   private attachments: AttachmentChip[] = [];
   private attachmentNotice: string | null = null;
+  private canFork = false;
+  private forkOf: SessionSnapshot['forkOf'] = null;
   private readonly changed = new Emitter<void>();
   /** Fired after every change of what `view` returns. */
   readonly onChange: Event<void> = this.changed.event;
@@ -48,6 +50,8 @@ export class SessionState {
       follow: this.follow,
       attachments: this.attachments,
       attachmentNotice: this.attachmentNotice,
+      canFork: this.canFork,
+      forkOf: this.forkOf,
     };
   }
 
@@ -107,6 +111,19 @@ export class SessionState {
     this.modes = null;
     this.configOptions = [];
     this.usage = null;
+    this.canFork = false;
+    this.emit();
+  }
+
+  /** Whether the agent the session is open on advertises (UNSTABLE) session/fork. */
+  setCanFork(canFork: boolean): void {
+    this.canFork = canFork;
+    this.emit();
+  }
+
+  /** What the session is a fork of: it stays with the session, whatever its agent does. */
+  setForkOf(forkOf: SessionSnapshot['forkOf']): void {
+    this.forkOf = forkOf;
     this.emit();
   }
 

@@ -4,7 +4,9 @@ import { DisposableStore } from '../base/disposables';
 import type { AgentSession, SessionOptions } from './agentSession';
 import type { AgentDefinition } from '../runtime/ports';
 import type { AgentRuntime } from '../runtime/agentRuntime';
+import { planFork } from './fork';
 import type { Phase } from './model';
+import type { SessionDetails } from './sessionOrigin';
 import type { Transcript } from './transcript';
 
 /** A session by agent and id: what identifies it across window reloads. */
@@ -16,7 +18,9 @@ export interface SessionRef {
 /** Where the open tabs, the history's titles and the shown transcripts are kept (host/sessions/sessionStore.ts, over workspace state). */
 export interface TabStore {
   transcript(ref: SessionRef): Transcript['entries'] | undefined;
-  remember(ref: SessionRef, title: string): Thenable<void>;
+  /** What else is kept of a session: its roots, what it is a fork of. */
+  details(ref: SessionRef): SessionDetails | undefined;
+  remember(ref: SessionRef, title: string, details: SessionDetails): Thenable<void>;
   setOpenTabs(open: SessionRef[], shown: SessionRef | undefined): Thenable<void>;
   saveTranscript(ref: SessionRef, entries: Transcript['entries']): Thenable<void>;
 }
@@ -92,10 +96,12 @@ export class SessionTabs {
     return runtime;
   }
 
-  /** Opens a tab (not started, not shown): a new session, or `options.sessionId` to bring back. */
+  /** Opens a tab (not started, not shown): a new session, or `options.sessionId` to bring back (with its roots, and what it is a fork of). */
   open(agent: AgentDefinition, options: SessionOptions = {}): Tab {
-    const controller = this.make.session(agent, this.runtimeFor(agent), options);
-    const saved = options.sessionId === undefined ? undefined : this.store.transcript({ agentName: agent.name, sessionId: options.sessionId });
+    const savedRef = options.sessionId === undefined ? undefined : { agentName: agent.name, sessionId: options.sessionId };
+    const details = savedRef && this.store.details(savedRef);
+    const controller = this.make.session(agent, this.runtimeFor(agent), { ...options, roots: options.roots ?? details?.roots, forkOf: options.forkOf ?? details?.forkOf });
+    const saved = savedRef && this.store.transcript(savedRef);
     if (saved) controller.transcript.restore(saved);
     const tab = { key: `s${this.nextKey++}`, controller };
     this.tabs.push(tab);
@@ -107,11 +113,15 @@ export class SessionTabs {
       // changes or a turn ends (the newest first).
       const turnEnded = phase === 'prompting' && controller.currentStatus.phase !== 'prompting';
       const ref = controller.agentSessionId ? { agentName: controller.agentName, sessionId: controller.agentSessionId } : undefined;
-      if (ref && (ref.sessionId !== sessionId || controller.label !== label || turnEnded)) {
-        void this.store.remember(ref, controller.runtime.secrets.scrub(controller.label));
-        if (ref.sessionId !== sessionId) void this.persistTabs();
+      const named = ref !== undefined && ref.sessionId !== sessionId;
+      if (ref && (named || controller.label !== label || turnEnded)) {
+        const { roots, forkOf } = controller.origin;
+        const { secrets } = controller.runtime;
+        void this.store.remember(ref, secrets.scrub(controller.label), { roots, forkOf: forkOf && secrets.scrubDeep(forkOf) });
+        if (named) void this.persistTabs();
       }
-      if (turnEnded) this.saveTranscript(tab);
+      // A fork shows its copied conversation from the start: kept as soon as the agent named it.
+      if (turnEnded || (named && controller.transcript.entries.length > 0)) this.saveTranscript(tab);
       sessionId = controller.agentSessionId;
       label = controller.label;
       phase = controller.currentStatus.phase;
@@ -124,6 +134,21 @@ export class SessionTabs {
     }));
     this.subscriptions.set(tab.key, subscriptions);
     this.emit();
+    return tab;
+  }
+
+  /**
+   * "Fork from here" on the user message at entry `index` of `key`'s session: a new tab (not
+   * started, not shown) with the same agent and roots, showing the conversation up to that message's
+   * turn (session/fork.ts says how that meets the agent's copy), which opens with session/fork
+   * (UNSTABLE) of the original when it starts. Throws, in words, when the session cannot be forked now.
+   */
+  fork(key: string, index: number): Tab {
+    const source = this.get(key)?.controller;
+    if (!source) throw new Error('That session is no longer open.');
+    const { origin, entries } = planFork(source, index);
+    const tab = this.open(source.runtime.agent, { roots: source.origin.roots, forkOf: origin, title: `${origin.title} (fork)` });
+    tab.controller.transcript.restore(entries);
     return tab;
   }
 

@@ -116,6 +116,8 @@ export const ViewToHostSchema = z.discriminatedUnion('type', [
   /** The session switcher: show another open session, open a new one (current agent), close one (the shown one without a key), or pick one from the history. */
   z.object({ type: z.literal('switchSession'), key: z.string().max(200) }),
   z.object({ type: z.literal('newSession') }),
+  /** "Fork from here" on the user message at entry `index` (offered only when the session's `canFork`). */
+  z.object({ type: z.literal('fork'), index }),
   z.object({ type: z.literal('closeSession'), key: z.string().max(200).optional() }),
   z.object({ type: z.literal('sessionHistory') }),
   /** Open a new session with another agent (by name) and start it; it becomes the default agent. */

@@ -104,6 +104,10 @@ export const SessionViewSchema = z.object({
   attachments: z.array(AttachmentViewSchema).default([]),
   /** Why the last attachment was refused (e.g. an image for an agent without image support); cleared by the next change. */
   attachmentNotice: z.string().nullable().default(null),
+  /** The agent can fork the session (UNSTABLE session/fork): each message of the user offers "Fork from here". */
+  canFork: z.boolean().default(false),
+  /** This session is a fork of the one titled `title`; `note` says what its transcript does not show of the agent's copy. */
+  forkOf: z.object({ title: z.string(), note: z.string().nullable() }).nullable().default(null),
 });
 
 export type CommandView = z.infer<typeof CommandViewSchema>;
@@ -117,4 +121,4 @@ export type AttachmentKind = z.infer<typeof AttachmentKindSchema>;
 export type AttachmentView = z.infer<typeof AttachmentViewSchema>;
 export type AttachmentLabel = z.infer<typeof AttachmentLabelSchema>;
 
-export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], reviewNote: null, follow: true, attachments: [], attachmentNotice: null };
+export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], reviewNote: null, follow: true, attachments: [], attachmentNotice: null, canFork: false, forkOf: null };

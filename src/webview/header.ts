@@ -1,3 +1,4 @@
+import { clamp } from './dom';
 import { formatCost, formatCount, formatTokens, quotaText } from './format';
 import type { SessionView, StatusView } from './protocol';
 import type { Layout } from './layout';
@@ -28,6 +29,8 @@ export function renderSessionHeader(ui: Layout, session: SessionView): void {
   ui.title.hidden = session.title === null;
   ui.title.textContent = session.title ?? '';
   ui.title.title = session.title ?? '';
+  ui.fork.hidden = session.forkOf === null;
+  ui.fork.textContent = session.forkOf ? `Fork of “${clamp(session.forkOf.title, 200)}”.${session.forkOf.note ? ` ${session.forkOf.note}` : ''}` : '';
 
   const usage = session.usage;
   ui.usage.hidden = usage === null;

@@ -12,6 +12,8 @@ export interface Layout {
   history: HTMLButtonElement;
   status: HTMLElement;
   title: HTMLElement;
+  /** p#fork: what this session is a fork of, and what its transcript does not show of the agent's copy. */
+  fork: HTMLElement;
   usage: HTMLElement;
   start: HTMLButtonElement;
   follow: HTMLButtonElement;
@@ -53,6 +55,7 @@ export function buildLayout(app: HTMLElement): Layout {
     history: withId(iconButton('', 'Session history', 'history'), 'history'),
     status,
     title: withId(h('span'), 'title', true),
+    fork: withId(h('p'), 'fork', true),
     usage: withId(h('span'), 'usage', true),
     start: withId(button('', 'Start agent', 'play'), 'start', true),
     follow: withId(iconButton('', 'Follow the agent in the editor', 'eye'), 'follow'),
@@ -104,6 +107,6 @@ export function buildLayout(app: HTMLElement): Layout {
   const composer = h('footer', 'composer');
   composer.append(ui.queue, ui.attachments, ui.attachmentNotice, input);
 
-  app.replaceChildren(header, ui.auth, ui.detail, ui.transcript, ui.review, composer);
+  app.replaceChildren(header, ui.fork, ui.auth, ui.detail, ui.transcript, ui.review, composer);
   return ui;
 }

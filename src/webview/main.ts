@@ -23,10 +23,15 @@ const ui = buildLayout(document.getElementById('app') ?? document.body);
 const mirror = new Mirror();
 const presentation = new Presentation();
 // A user's "Show all": rendered in the next frame, not inside the click that asked for it.
-const transcript = new Transcript(ui.transcript, presentation, (index) => {
-  mirror.touch(index);
-  renderNextFrame();
-});
+const transcript = new Transcript(
+  ui.transcript,
+  presentation,
+  (index) => {
+    mirror.touch(index);
+    renderNextFrame();
+  },
+  () => mirror.session.canFork,
+);
 const composer = new Composer(ui, presentation);
 const pickers = new Pickers(ui.pickers);
 const queue = new Queue(ui.queue);

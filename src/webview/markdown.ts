@@ -16,7 +16,7 @@ export function isSafeHref(href: string): boolean {
   return SAFE_HREF.test(href.trim());
 }
 
-const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
+export const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
 // Links that fail this are rendered as their literal text by markdown-it.
 md.validateLink = isSafeHref;
 // Images are dropped (the CSP forbids remote ones anyway); their alt text is kept as plain text.
@@ -56,7 +56,10 @@ purify.setConfig({
   RETURN_DOM_FRAGMENT: true,
 });
 
-/** Sanitized DOM for `text` (a fragment: no serialize-and-reparse round trip through innerHTML). */
+/**
+ * Sanitized DOM for `text` in one go (a fragment: no serialize-and-reparse round trip through
+ * innerHTML). Text that streams goes through markdownStream.ts instead, which must render the same.
+ */
 export function renderMarkdown(text: string): DocumentFragment {
   return sanitize(md.render(text));
 }
@@ -68,41 +71,8 @@ export function markdownBlock(text: string): HTMLElement {
   return el;
 }
 
-/** What patchMarkdown left in an element: each top-level block's HTML, and the nodes it became. */
-const blocksOf = new WeakMap<Element, { html: string; nodes: ChildNode[] }[]>();
-
-/**
- * Brings `el`, which shows rendered markdown, up to `text`. Only the top-level blocks whose HTML
- * changed (as an answer streams in, the last one) are sanitized and inserted again: the others
- * keep their nodes, so the browser does not lay them out again either. The whole text is still
- * parsed, so a block is kept only if it renders exactly as before.
- */
-export function patchMarkdown(el: Element, text: string): void {
-  const env = {};
-  const tokens = md.parse(text, env);
-  const html: string[] = [];
-  for (let start = 0, i = 0; i < tokens.length; i++) {
-    // A top-level block ends with a closing token (or is a single token) at level 0.
-    if (tokens[i].level === 0 && tokens[i].nesting <= 0) {
-      html.push(md.renderer.render(tokens.slice(start, i + 1), md.options, env));
-      start = i + 1;
-    }
-  }
-  const old = blocksOf.get(el);
-  if (!old) el.replaceChildren(); // rendered whole by renderMarkdown: which nodes are which block is unknown
-  const blocks = old ?? [];
-  let same = 0;
-  while (same < blocks.length && blocks[same].html === html[same]) same++;
-  for (const block of blocks.splice(same)) block.nodes.forEach((node) => node.remove());
-  for (const blockHtml of html.slice(same)) {
-    const fragment = sanitize(blockHtml);
-    blocks.push({ html: blockHtml, nodes: [...fragment.childNodes] });
-    el.append(fragment);
-  }
-  blocksOf.set(el, blocks);
-}
-
-function sanitize(html: string): DocumentFragment {
+/** markdown-it's HTML through DOMPurify, with the allow-list above. */
+export function sanitize(html: string): DocumentFragment {
   // The argument only selects the fragment-returning typing: setConfig's config is what applies.
   return purify.sanitize(html, { RETURN_DOM_FRAGMENT: true });
 }

@@ -52,6 +52,8 @@ export class Mirror {
         this.changes.status = true;
         break;
       case 'session':
+        // "Fork from here" is on the user's messages: they show it, or stop showing it, with the flag.
+        if (message.session.canFork !== this.session.canFork) this.entries.forEach((entry, index) => entry?.kind === 'user' && this.touch(index));
         this.session = message.session;
         this.changes.session = true;
         break;

@@ -5,6 +5,7 @@ import { elicitationDecision, elicitationInput, submitElicitation } from './rend
 import { movePermissionFocus } from './render/permission';
 import { urlDecision } from './render/urlElicitation';
 import { patchEntry, renderEntry } from './render/entries';
+import type { RenderContext } from './render/context';
 import type { Presentation } from './presentation';
 import { post } from './vscode';
 
@@ -34,13 +35,18 @@ export class Transcript {
   private followFrame = 0;
   /** After "Show all"/"Show less", focus the matching button once the entry is re-rendered. */
   private focusAfterRender: { index: number; selector: string } | undefined;
+  /** What entries are rendered with: the user's presentation, and what the session offers. */
+  private readonly context: RenderContext;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly presentation: Presentation,
     /** Asks for entry `index` to be re-rendered in the next frame. */
     private readonly invalidate: (index: number) => void,
+    /** Whether the session's agent forks sessions (the session view's `canFork`). */
+    canFork: () => boolean,
   ) {
+    this.context = { isOpen: (index, part) => presentation.isOpen(index, part), isExpanded: (index, contentIndex) => presentation.isExpanded(index, contentIndex), canFork };
     root.addEventListener('scroll', () => this.onScroll(), { passive: true });
     root.addEventListener('click', (event) => this.onClick(event));
     // A middle click would otherwise try to open agent links in a new window.
@@ -72,7 +78,7 @@ export class Transcript {
     for (let index = 0; index < entries.length; index++) {
       if (index % SECTION_SIZE === 0) fragment.append((section = h('div', 'entry-section')));
       if (index % GROUP_SIZE === 0) section?.append((group = h('div', 'entry-group')));
-      group?.append(renderEntry(entries[index], index, this.presentation));
+      group?.append(renderEntry(entries[index], index, this.context));
     }
     this.root.replaceChildren(fragment);
     this.stick = true;
@@ -87,16 +93,16 @@ export class Transcript {
     const sorted = [...indices].sort((a, b) => a - b);
     for (const index of sorted) {
       // Fill any gap first so that entry i stays at its place.
-      for (let missing = this.length(); missing < index; missing++) this.append(renderEntry(entries[missing], missing, this.presentation));
+      for (let missing = this.length(); missing < index; missing++) this.append(renderEntry(entries[missing], missing, this.context));
       const old = this.entryAt(index);
       if (!old) {
-        this.append(renderEntry(entries[index], index, this.presentation));
+        this.append(renderEntry(entries[index], index, this.context));
         continue;
       }
       this.keepingFocus(old, () => {
         if (patchEntry(old, entries[index])) return;
         this.captureOpen(old, index);
-        this.replace(old, renderEntry(entries[index], index, this.presentation));
+        this.replace(old, renderEntry(entries[index], index, this.context));
       });
     }
     this.restorePendingFocus();
@@ -225,6 +231,11 @@ export class Transcript {
     if (urlAction) {
       const answer = urlDecision(urlAction);
       if (answer) post(answer);
+      return;
+    }
+
+    if (target.closest('.entry-user button.fork-from-here')) {
+      post({ type: 'fork', index });
       return;
     }
 

@@ -9,8 +9,9 @@
 //                                    harness in test/host/harness; required otherwise)
 //     --extensionTestsPath FILE      mocha loader run by the extension host
 //                                    (default: out/test/integration/index.js)
-//     --workspace DIR                folder to open (default: test/fixtures/workspace); a fresh copy
-//                                    of it is opened each run, tests may write into it
+//     --workspace DIR|FILE           folder (or .code-workspace file) to open (default:
+//                                    test/fixtures/workspace); a fresh copy of it (of a file, of its
+//                                    folder) is opened each run, tests may write into it
 //     --no-copy-workspace            open DIR itself instead of a copy
 //     --setting key=jsonValue        user setting (repeatable; a value that is not JSON is a string)
 //     --env KEY=VALUE                extra environment for the extension host (repeatable)

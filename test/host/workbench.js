@@ -270,7 +270,9 @@ async function stopGroup(pgid, exited, graceMs = 3000) {
  * opts:
  *   workspace                folder (or .code-workspace file) to open; omit for an empty window
  *   copyWorkspace            copy the workspace folder into the state dir first and open the copy
- *                            (tests may write into it; default false here, the CLI defaults to true)
+ *                            (tests may write into it; default false here, the CLI defaults to true);
+ *                            a .code-workspace file is copied with the folder it is in (its folders
+ *                            are relative to it), and the copy's file is opened
  *   vsix                     VSIX file(s) to install (--install-extension --force) before starting
  *   userSettings             merged over DEFAULT_SETTINGS into the user settings.json
  *   extensionDevelopmentPath dir (or array) loaded as development extension(s); defaults to the
@@ -338,10 +340,12 @@ async function openWorkbench(opts = {}) {
 
     let workspace = opts.workspace ? path.resolve(opts.workspace) : undefined;
     if (workspace && opts.copyWorkspace) {
-      if (!fs.statSync(workspace).isDirectory()) throw new Error(`copyWorkspace needs a folder: ${workspace}`);
-      const copy = path.join(stateDir, 'workspace', path.basename(workspace));
-      copyDir(workspace, copy);
-      workspace = copy;
+      const file = workspace.endsWith('.code-workspace') ? path.basename(workspace) : undefined;
+      const folder = file ? path.dirname(workspace) : workspace;
+      if (!fs.statSync(folder).isDirectory()) throw new Error(`copyWorkspace needs a folder or a .code-workspace file: ${workspace}`);
+      const copy = path.join(stateDir, 'workspace', path.basename(folder));
+      copyDir(folder, copy);
+      workspace = file ? path.join(copy, file) : copy;
     }
 
     const extra = typeof opts.env === 'function' ? opts.env({ stateDir, workspace }) : opts.env;

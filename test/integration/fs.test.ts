@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../src/session/agentSession';
-import { api, find, until, useAgent } from './helpers';
+import { api, ask as askAgent, find, until, useAgent } from './helpers';
 import { testLog } from './index';
 
 const workspace = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
@@ -22,12 +22,7 @@ interface CallResult {
 }
 
 /** Sends one JSON command to fs-agent.js and returns its JSON answer. */
-async function ask<T = CallResult>(controller: AgentSession, command: unknown): Promise<T> {
-  const before = find(controller, 'agent').length;
-  await controller.prompt(JSON.stringify(command));
-  const answer = await until('the agent’s answer', () => find(controller, 'agent').slice(before).at(-1)?.text);
-  return JSON.parse(answer) as T;
-}
+const ask = <T = CallResult>(controller: AgentSession, command: unknown): Promise<T> => askAgent<T>(controller, command);
 
 /** Every file under `dir` with its bytes and mtime, to show nothing changed. */
 function snapshot(dir: string): Record<string, string> {

@@ -29,6 +29,15 @@ export async function useAgent(name: string, fixture?: string, env: Record<strin
   return host.controller;
 }
 
+/** After a test: every tab closed (closing the last one opens a fresh, unstarted session) and the agents it configured gone. */
+export async function closeSessionsAndAgents(): Promise<void> {
+  const { host } = await api();
+  for (const tab of [...host.tabs.all]) await host.closeSession(tab.key);
+  const config = vscode.workspace.getConfiguration('acpHost');
+  await config.update('agents', undefined, vscode.ConfigurationTarget.Global);
+  await config.update('defaultAgent', undefined, vscode.ConfigurationTarget.Global);
+}
+
 export function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20000): Promise<T> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -40,6 +49,14 @@ export function until<T>(what: string, probe: () => T | undefined, timeoutMs = 2
     };
     tick();
   });
+}
+
+/** Sends one JSON command to a fake agent that answers with JSON (fs-agent.js, roots-agent.js) and returns its answer. */
+export async function ask<T>(controller: AgentSession, command: unknown): Promise<T> {
+  const before = find(controller, 'agent').length;
+  await controller.prompt(JSON.stringify(command));
+  const answer = await until('the agent’s answer', () => find(controller, 'agent').slice(before).at(-1)?.text);
+  return JSON.parse(answer) as T;
 }
 
 export const find = <K extends EntryView['kind']>(c: AgentSession, kind: K) =>

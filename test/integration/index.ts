@@ -45,6 +45,11 @@ export function testLog(...args: unknown[]): void {
 }
 
 export function run(): Promise<void> {
+  return runSuite(__dirname);
+}
+
+/** Runs every *.test.js under `dir` (another suite's loader passes its own folder). */
+export function runSuite(dir: string): Promise<void> {
   const logFile = process.env.ACP_TEST_MOCHA_LOG;
   const resultsFile = process.env.ACP_TEST_RESULTS_FILE;
   const append = appendToLog;
@@ -65,7 +70,7 @@ export function run(): Promise<void> {
 
   const mocha = new Mocha({ ui: 'tdd', color: false, reporter: 'spec', timeout: 60000 });
   if (process.env.ACP_TEST_GREP) mocha.grep(new RegExp(process.env.ACP_TEST_GREP));
-  const files = findTests(__dirname);
+  const files = findTests(dir);
   for (const f of files) mocha.addFile(f);
 
   const results: TestResult[] = [];
@@ -80,7 +85,7 @@ export function run(): Promise<void> {
     const body = {
       failures,
       stats: stats ?? { tests: 0, passes: 0, failures, pending: 0 },
-      files: files.map((f) => path.relative(__dirname, f)),
+      files: files.map((f) => path.relative(dir, f)),
       tests: results,
       ...(error ? { error: String((error as Error)?.stack ?? error) } : {}),
     };
@@ -96,7 +101,7 @@ export function run(): Promise<void> {
       else resolve();
     };
     try {
-      if (files.length === 0) append(`no *.test.js files under ${__dirname}`);
+      if (files.length === 0) append(`no *.test.js files under ${dir}`);
       const runner = mocha.run((failures) => finish(runner.stats, failures));
       runner.on('test end', (t) => {
         results.push({ title: t.fullTitle(), state: t.state ?? (t.pending ? 'pending' : 'unknown'), durationMs: t.duration });

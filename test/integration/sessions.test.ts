@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, find, until, useAgent } from './helpers';
+import { api, closeSessionsAndAgents, find, until, useAgent } from './helpers';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/agents');
 const config = () => vscode.workspace.getConfiguration('acpHost');
@@ -28,13 +28,8 @@ suite('sessions', function () {
     await config().update('agents', [keeper, other, reattach], vscode.ConfigurationTarget.Global);
   });
 
-  teardown(async () => {
-    const { host } = await api();
-    // Every test starts from one fresh, unstarted session (closing the last one opens it).
-    for (const tab of [...host.tabs.all]) await host.closeSession(tab.key);
-    await config().update('agents', undefined, vscode.ConfigurationTarget.Global);
-    await config().update('defaultAgent', undefined, vscode.ConfigurationTarget.Global);
-  });
+  // Every test starts from one fresh, unstarted session.
+  teardown(closeSessionsAndAgents);
 
   test('sessions across agents in the switcher: one process per agent, each transcript its own', async () => {
     const { host } = await api();

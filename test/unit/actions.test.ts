@@ -37,6 +37,8 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
       diffSource: (index: number) => (index === 0 ? { path: '/ws/a.ts', oldText: 'a', newText: 'b' } : undefined),
       questions: { urlEntry: (key: string) => urls.get(key) },
     };
+    // A multi-root session: what the agent names opens only within these.
+    fake.origin = { confinement: ['/ws', '/second'] };
     fake.start = async () => {
       calls.push(`${label}.start()`);
       await (options.start?.() ?? Promise.resolve());
@@ -72,6 +74,7 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
     startAgent: record('startAgent'),
     chooseAgent: record('chooseAgent'),
     newSession: record('newSession'),
+    forkSession: async (s: ShownSession, index: number) => void calls.push(`forkSession(${s.currentStatus.agentName}, ${index})`),
     switchSession: (key: string) => void calls.push(`switchSession("${key}")`),
     closeSession: record('closeSession'),
     openFromHistory: record('openFromHistory'),
@@ -96,8 +99,8 @@ describe('panel intents', () => {
       [{ type: 'detach', id: 'a1' }, 'shown.detach("a1")'],
       [{ type: 'attachRefused', name: 'big.png', reason: 'tooLarge' }, 'shown.noteAttachment("big.png was not attached: images larger than 5 MB are not attached.")'],
       [{ type: 'chooseAgent', name: 'Other' }, 'chooseAgent("Other")'],
-      [{ type: 'openLocation', path: '/ws/a.ts', line: 3 }, 'openLocation("/ws/a.ts", 3)'],
-      [{ type: 'openLink', href: 'https://example.com' }, 'openLink("https://example.com")'],
+      [{ type: 'openLocation', path: '/ws/a.ts', line: 3 }, 'openLocation("/ws/a.ts", 3, ["/ws","/second"])'],
+      [{ type: 'openLink', href: 'https://example.com' }, 'openLink("https://example.com", ["/ws","/second"])'],
       [{ type: 'openDiff', index: 0, contentIndex: 0 }, 'openDiff({"path":"/ws/a.ts","oldText":"a","newText":"b"})'],
       [{ type: 'reviewOpen', path: '/ws/a.ts' }, 'reviewer.open("/ws/a.ts")'],
       [{ type: 'reviewKeep' }, 'reviewer.keep(undefined)'],
@@ -106,6 +109,7 @@ describe('panel intents', () => {
       [{ type: 'attachSelection' }, 'addSelection()'],
       [{ type: 'switchSession', key: 'k2' }, 'switchSession("k2")'],
       [{ type: 'newSession' }, 'newSession()'],
+      [{ type: 'fork', index: 4 }, 'forkSession(shown-agent, 4)'],
       [{ type: 'closeSession', key: 'k1' }, 'closeSession("k1")'],
       [{ type: 'sessionHistory' }, 'openFromHistory()'],
     ];
@@ -135,6 +139,18 @@ describe('panel intents', () => {
       assert.equal(calls.length, 3);
       assert.match(calls[2], intent.type === 'prompt' ? /^shown\.prompt\("hi"\)$/ : /^shown\.attach\(\{"kind":"image","name":"a.png","mimeType":"image\/png","data":"iVBO"\}\)$/);
     }
+  });
+
+  test('fork needs the agent running (whether it forks is known only then): an idle session is started first; a refusal is shown', async () => {
+    const { host, calls, failures } = fakeHost({ phase: 'idle' });
+    await dispatchIntent(host, { type: 'fork', index: 0 });
+    assert.deepEqual(calls, ['host.startSession()', 'shown.start()', 'forkSession(shown-agent, 0)']);
+    assert.deepEqual(failures, []);
+    host.forkSession = async () => {
+      throw new Error('Demo agent does not offer session/fork: this session cannot be forked.');
+    };
+    await dispatchIntent(host, { type: 'fork', index: 0 });
+    assert.deepEqual(failures, [{ what: 'fork', message: 'Demo agent does not offer session/fork: this session cannot be forked.', tellUser: true }]);
   });
 
   test('a session that is not idle is not started again', async () => {

@@ -115,14 +115,14 @@ function connect() {
   const peer = new FakePeer();
   const log = recordingLog();
   const connection = new AcpConnection(peer.toClient, peer.fromClient, { log });
-  connection.onRequest(clientMethods.fsReadTextFile, async (p) => ({ content: readFileSync((await resolveWorkspacePath(p.path, log)).fsPath, 'utf8') }));
+  connection.onRequest(clientMethods.fsReadTextFile, async (p) => ({ content: readFileSync((await resolveWorkspacePath(p.path, [ws], log)).fsPath, 'utf8') }));
   connection.onRequest(clientMethods.fsWriteTextFile, async (p) => {
-    const target = (await resolveWorkspacePath(p.path, log)).fsPath;
+    const target = (await resolveWorkspacePath(p.path, [ws], log)).fsPath;
     mkdirSync(path.dirname(target), { recursive: true }); // the real writer creates missing folders too
     writeFileSync(target, p.content);
     return {};
   });
-  const port = new TerminalPort({ baseEnv: () => currentEnv(), workspaceFolder: ws, onUpdate: () => undefined, log, manager: { killGraceMs: 200 } });
+  const port = new TerminalPort({ baseEnv: () => currentEnv(), roots: () => [ws], onUpdate: () => undefined, log, manager: { killGraceMs: 200 } });
   disposables.push(port, connection);
   connection.onRequest(clientMethods.terminalCreate, (p) => port.create(p));
   return { peer, log, port };
@@ -186,4 +186,61 @@ test('lookalikes that stay inside are served inside: %2e%2e is a name, .. that s
   assert.equal((await port.output({ sessionId: 's', terminalId })).output, path.join(ws, 'sub'));
   assert.deepEqual(snapshot(outside), before);
   assert.ok(statSync(path.join(ws, 'sub', 'new.txt')).isFile());
+});
+
+test('several roots (a multi-root session): any root is served; a symlink leaving every root, a folder beside them, a root the session lacks are refused', { timeout: 30_000 }, async () => {
+  const second = path.join(root, 'second');
+  const beside = path.join(root, 'beside');
+  mkdirSync(second);
+  mkdirSync(beside);
+  writeFileSync(path.join(beside, 'secret.txt'), 'beside secret');
+  symlinkSync(outside, path.join(second, 'link-out'));
+  symlinkSync(ws, path.join(second, 'link-first')); // into the other root: served there
+  const log = recordingLog();
+  const roots = [ws, second];
+  const port = new TerminalPort({ baseEnv: () => currentEnv(), roots: () => roots, onUpdate: () => undefined, log, manager: { killGraceMs: 200 } });
+  disposables.push(port);
+  const refused = (error: { code?: number }) => error.code === ErrorCodes.InvalidParams;
+  try {
+    assert.equal((await resolveWorkspacePath(`${second}/new.txt`, roots, log)).fsPath, path.join(second, 'new.txt'));
+    assert.equal((await resolveWorkspacePath(`${ws}/file.txt`, roots, log)).fsPath, path.join(ws, 'file.txt'));
+    assert.equal((await resolveWorkspacePath(`${second}/link-first/file.txt`, roots, log)).fsPath, path.join(ws, 'file.txt'));
+    for (const escape of [
+      `${second}/link-out/secret.txt`,
+      `${second}/link-out/new.txt`,
+      `${second}/link-out`,
+      `${beside}/secret.txt`,
+      `${second}/../beside/secret.txt`,
+      `${ws}/../beside/secret.txt`,
+      `${second}-evil/x.txt`,
+      root,
+    ]) {
+      await assert.rejects(resolveWorkspacePath(escape, roots, log), refused, escape);
+    }
+    // The same paths for a session confined to its cwd (its agent does not take additionalDirectories).
+    await assert.rejects(resolveWorkspacePath(`${second}/new.txt`, [ws], log), refused);
+    // No folder open (an empty cwd): nothing is inside, whatever the process's own cwd.
+    const cwd = process.cwd();
+    process.chdir(root);
+    try {
+      await assert.rejects(resolveWorkspacePath(`${ws}/file.txt`, [''], log), refused);
+    } finally {
+      process.chdir(cwd);
+    }
+
+    // terminal/create: a cwd in the second root runs there; none is the first root (the session cwd); beside them is refused.
+    const run = async (cwd?: string) => {
+      const { terminalId } = await port.create({ sessionId: 's', command: process.execPath, args: ['-e', 'process.stdout.write(process.cwd())'], ...(cwd ? { cwd } : {}) });
+      await port.waitForExit({ sessionId: 's', terminalId });
+      return (await port.output({ sessionId: 's', terminalId })).output;
+    };
+    assert.equal(await run(second), second);
+    assert.equal(await run(), ws);
+    await assert.rejects(port.create({ sessionId: 's', command: process.execPath, args: ['-e', ''], cwd: beside }), refused);
+    await assert.rejects(port.create({ sessionId: 's', command: process.execPath, args: ['-e', ''], cwd: `${second}/link-out` }), refused);
+    assert.equal(readFileSync(path.join(beside, 'secret.txt'), 'utf8'), 'beside secret');
+  } finally {
+    rmSync(second, { recursive: true, force: true });
+    rmSync(beside, { recursive: true, force: true });
+  }
 });

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { RunningAgent } from '../../src/agent/launch';
 import type { AgentRuntime, SessionEndpoint } from '../../src/runtime/agentRuntime';
 import type { AgentPorts } from '../../src/runtime/ports';
+import type { SessionRoots } from '../../src/runtime/sessionRoots';
 import { SessionLifecycle } from '../../src/session/lifecycle';
 import { SessionState } from '../../src/session/sessionState';
 import { SignIn } from '../../src/session/signIn';
@@ -23,6 +24,8 @@ function running(capabilities: object = {}, authMethods: object[] = [], request 
 /** A runtime that starts `agent` (after `gate`, when given), answers session/new from `openNew`, and load or resume from `reopen`. */
 function fakeRuntime(agent: RunningAgent, options: { gate?: Promise<void>; openNew?: () => Promise<{ sessionId: string }>; reopen?: (how: string) => Promise<object> } = {}) {
   const calls: string[] = [];
+  /** The cwd of the roots each opening was given. */
+  const roots: string[] = [];
   let claims = 0;
   const runtime = {
     agent: { name: 'Fake', identity: 'test', launch: async () => ({ command: 'x', args: [], cwd: '/', env: {} }) },
@@ -35,8 +38,9 @@ function fakeRuntime(agent: RunningAgent, options: { gate?: Promise<void>; openN
       claims++;
       return () => claims--;
     },
-    openNew: async () => (calls.push('new'), (options.openNew ?? (async () => ({ sessionId: 'new-1' })))()),
-    reopen: async (_r: RunningAgent, _e: SessionEndpoint, id: string, how: string) => (calls.push(`${how} ${id}`), (options.reopen ?? (async () => ({})))(how)),
+    openNew: async (_r: RunningAgent, _e: SessionEndpoint, r: SessionRoots) => (calls.push('new'), roots.push(r.cwd), (options.openNew ?? (async () => ({ sessionId: 'new-1' })))()),
+    reopen: async (_r: RunningAgent, _e: SessionEndpoint, id: string, how: string, r: SessionRoots) => (calls.push(`${how} ${id}`), roots.push(r.cwd), (options.reopen ?? (async () => ({})))(how)),
+    fork: async (_r: RunningAgent, _e: SessionEndpoint, from: string, r: SessionRoots) => (calls.push(`fork ${from}`), roots.push(r.cwd), { sessionId: 'fork-1' }),
     close: async () => void calls.push('close'),
     detach: () => void calls.push('detach'),
     stop: async () => void calls.push('stop'),
@@ -46,10 +50,12 @@ function fakeRuntime(agent: RunningAgent, options: { gate?: Promise<void>; openN
     scrub: (text: string) => text,
     addSecret: () => undefined,
   };
-  return { runtime: runtime as unknown as AgentRuntime, calls };
+  return { runtime: runtime as unknown as AgentRuntime, calls, roots };
 }
 
-function session(runtime: AgentRuntime, saved?: string, ports: Partial<AgentPorts> = {}) {
+const ROOTS: SessionRoots = { cwd: '/w', additionalDirectories: ['/other'] };
+
+function session(runtime: AgentRuntime, saved?: string, ports: Partial<AgentPorts> = {}, forkFrom?: string) {
   const transcript = new Transcript();
   const state = new SessionState();
   let status: StatusView = { agentName: 'Fake', phase: 'idle' };
@@ -83,9 +89,9 @@ function session(runtime: AgentRuntime, saved?: string, ports: Partial<AgentPort
   );
   const endpoint = {} as SessionEndpoint;
   const heard: string[] = [];
-  const parts = { transcript, session: state, signIn, endpoint, ports: allPorts, get phase() { return status.phase; }, setStatus, loaded: () => heard.push('loaded'), gone: () => heard.push('gone') };
-  lifecycle = new SessionLifecycle(runtime, false, parts, saved);
-  return { lifecycle, signIn, transcript, phases, heard, status: () => status };
+  const parts = { transcript, session: state, signIn, endpoint, ports: allPorts, roots: ROOTS, get phase() { return status.phase; }, setStatus, loaded: () => heard.push('loaded'), gone: () => heard.push('gone') };
+  lifecycle = new SessionLifecycle(runtime, false, parts, saved, forkFrom);
+  return { lifecycle, signIn, transcript, state, phases, heard, status: () => status };
 }
 
 test('start opens a new session; concurrent starts share one', async () => {
@@ -151,6 +157,24 @@ test('a re-attached session the agent no longer knows: a new session takes its p
   assert.equal(s.lifecycle.sessionId, 'new-1');
   assert.equal(s.lifecycle.savedSessionId, 'new-1');
   assert.equal(s.lifecycle.reattached, false);
+});
+
+test('a fork opens with session/fork of its original once, with its roots; after that it comes back as a session of its own', async () => {
+  const { runtime, calls, roots } = fakeRuntime(running({ loadSession: true, sessionCapabilities: { fork: {} } }));
+  const s = session(runtime, undefined, {}, 'original-1');
+  await s.lifecycle.start();
+  assert.deepEqual(calls, ['start', 'fork original-1']);
+  assert.equal(s.lifecycle.sessionId, 'fork-1');
+  assert.equal(s.state.view.canFork, true, 'the agent advertises session/fork: its messages offer "Fork from here"');
+  await s.lifecycle.restartProcess();
+  await s.lifecycle.start();
+  assert.deepEqual(calls.slice(2), ['stop', 'start', 'load fork-1'], 'a restart brings the fork back, it does not fork again');
+  assert.deepEqual(roots, ['/w', '/w'], 'every opening gets the session\'s roots');
+
+  const plain = fakeRuntime(running());
+  const p = session(plain.runtime);
+  await p.lifecycle.start();
+  assert.equal(p.state.view.canFork, false, 'not advertised: no "Fork from here"');
 });
 
 test('a stop that overtakes a start opens nothing, and the process started for nobody is stopped', async () => {

@@ -102,3 +102,23 @@ test('policyPaths: relative to the folder it is in, and through a symlink to wha
   assert.deepEqual(outside, ['home/someone/.ssh/config']);
   assert.equal(policy().decide(write(...(await policyPaths(path.join(root, 'notes.txt'), [root])))).decision, 'ask');
 });
+
+test('policyPaths with several roots (a multi-root session): protected paths are protected in every root, and through a symlink from one into another', async () => {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-policy-roots-')));
+  const [app, lib] = [path.join(base, 'app'), path.join(base, 'lib')];
+  fs.mkdirSync(path.join(app, '.git', 'hooks'), { recursive: true });
+  fs.mkdirSync(path.join(lib, '.vscode'), { recursive: true });
+  fs.symlinkSync(path.join(app, '.git', 'hooks'), path.join(lib, 'scripts'));
+  const roots = [app, lib];
+  try {
+    assert.deepEqual(await policyPaths(path.join(lib, '.vscode', 'settings.json'), roots), ['.vscode/settings.json']);
+    assert.deepEqual(await policyPaths(path.join(lib, 'src', 'index.ts'), roots), ['src/index.ts']);
+    assert.deepEqual(await policyPaths(path.join(lib, 'scripts', 'pre-push'), roots), ['scripts/pre-push', '.git/hooks/pre-push']);
+    for (const file of [path.join(lib, '.vscode', 'settings.json'), path.join(lib, 'scripts', 'pre-push'), path.join(app, '.git', 'hooks', 'pre-commit')]) {
+      assert.equal(policy().decide(write(...(await policyPaths(file, roots)))).decision, 'ask', file);
+    }
+    assert.equal(policy().decide(write(...(await policyPaths(path.join(lib, 'src', 'index.ts'), roots)))).decision, 'allow');
+  } finally {
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+});

@@ -31,7 +31,7 @@ function setup({ settings = [] as SourcedRule[], autoApprove = 'off' as AutoAppr
     writeConcern: async () => concern,
   };
   const transcript = new Transcript();
-  const gate = new PolicyGate(port, transcript, 'Fake', silent);
+  const gate = new PolicyGate(port, transcript, 'Fake', silent, () => [ROOT]);
   const served: string[] = [];
   const writeFile = (path: string) => gate.writeTextFile({ sessionId: 's', path, content: 'x' }, async (r) => void served.push(r.path));
   return { gate, transcript, served, workspace, writeFile };
@@ -170,7 +170,7 @@ test('a rule that denies an agent\'s permission request answers it with a reject
 
 test('without a policy port every request is served as asked', async () => {
   const transcript = new Transcript();
-  const gate = new PolicyGate(undefined, transcript, 'Fake', silent);
+  const gate = new PolicyGate(undefined, transcript, 'Fake', silent, () => [ROOT]);
   const served: string[] = [];
   await gate.writeTextFile({ sessionId: 's', path: '/ws/.vscode/settings.json', content: '' }, async (r) => void served.push(r.path));
   assert.deepEqual(served, ['/ws/.vscode/settings.json']);
@@ -183,7 +183,7 @@ test('a path confinement refuses is not asked about: serving refuses it (-32602)
     relativePaths: async () => undefined,
     rememberForWorkspace: () => undefined,
   };
-  const gate = new PolicyGate(port, transcript, 'Fake', silent);
+  const gate = new PolicyGate(port, transcript, 'Fake', silent, () => [ROOT]);
   await assert.rejects(
     gate.writeTextFile({ sessionId: 's', path: '~/.bashrc', content: '' }, async () => {
       throw RpcError.invalidParams('Refused path "~/.bashrc"');
@@ -191,6 +191,34 @@ test('a path confinement refuses is not asked about: serving refuses it (-32602)
     (error: RpcError) => error.code === ErrorCodes.InvalidParams,
   );
   assert.equal(transcript.entries.length, 0, 'no card');
+});
+
+test('the policy sees paths relative to the session\'s roots, whichever root they are in', async () => {
+  const transcript = new Transcript();
+  const roots = ['/ws', '/second'];
+  const seen: unknown[] = [];
+  const port: PolicyPort = {
+    layers: () => ({ settings: new RuleSet([]), workspace: [], protectedPaths: ['**/.vscode/**'], autoApprove: 'off' }),
+    relativePaths: async (p, r) => {
+      seen.push(['paths', p, r]);
+      const root = r.find((x) => p.startsWith(`${x}/`));
+      return root ? [p.slice(root.length + 1)] : undefined;
+    },
+    rememberForWorkspace: () => undefined,
+    writeConcern: async (request, r) => void seen.push(['concern', request.path, r]),
+  };
+  const gate = new PolicyGate(port, transcript, 'Fake', silent, () => roots);
+  const served: string[] = [];
+  await gate.writeTextFile({ sessionId: 's', path: '/second/notes.txt', content: '' }, async (r) => void served.push(r.path));
+  assert.deepEqual(served, ['/second/notes.txt']);
+  assert.deepEqual(seen, [['paths', '/second/notes.txt', roots], ['concern', '/second/notes.txt', roots]]);
+  // Protected in the second root as in the first: the write waits for the user.
+  const pending = gate.writeTextFile({ sessionId: 's', path: '/second/.vscode/settings.json', content: '' }, async (r) => void served.push(r.path));
+  const card = await waitingCard(transcript);
+  assert.match(card.title, /\.vscode\/settings\.json/);
+  transcript.questions.answerPermission(card.toolCallId, 'acp-host:deny');
+  await assert.rejects(pending);
+  assert.deepEqual(served, ['/second/notes.txt']);
 });
 
 test('the gated terminals keep every method of a port that is a class (a spread would drop them)', async () => {
@@ -221,7 +249,7 @@ test('every decision of the policy and every answer to its questions is audited'
     relativePaths: async (p) => [p.replace(/^\/ws\//, '')],
     rememberForWorkspace: () => undefined,
   };
-  const gate = new PolicyGate(port, transcript, 'Fake', silent, (e) => void events.push(e));
+  const gate = new PolicyGate(port, transcript, 'Fake', silent, () => [ROOT], (e) => void events.push(e));
   await assert.rejects(gate.writeTextFile({ sessionId: 's', path: '/ws/dist/a.js', content: '' }, async () => undefined));
   const pending = gate.writeTextFile({ sessionId: 's', path: '/ws/.env', content: '' }, async () => undefined);
   const card = await waitingCard(transcript);
@@ -245,7 +273,7 @@ test("the agent cancels a write while ACP Host's question waits: the card is wit
     relativePaths: async (p) => [p.replace(/^\/ws\//, '')],
     rememberForWorkspace: () => undefined,
   };
-  const gate = new PolicyGate(port, transcript, 'Fake', silent, (e) => void events.push(e));
+  const gate = new PolicyGate(port, transcript, 'Fake', silent, () => ['/ws'], (e) => void events.push(e));
   const served: string[] = [];
   const cancelled = new AbortController();
   const pending = gate.writeTextFile({ sessionId: 's', path: '/ws/.env', content: 'x' }, async (r) => void served.push(r.path), cancelled.signal);

@@ -164,7 +164,7 @@ test('MCP credentials feed the scrubber before session/new is traced; a sign-in 
   };
   const runtime = new AgentRuntime(agent, SETTINGS, silentPorts({ mcpServers: async () => MCP_SERVERS, secrets: (name) => scrubbers.for(name), onTrace: (name, direction, message) => trace.add(name, direction, message) }));
   try {
-    await runtime.openNew(await runtime.start(), endpoint);
+    await runtime.openNew(await runtime.start(), endpoint, { cwd: FIXTURES, additionalDirectories: [] });
     const text = trace.text('Mcp');
     assert.match(text, /"method":"session\/new"/);
     for (const secret of MCP_SECRETS) assert.ok(!text.includes(secret), `${secret} is in the trace`);

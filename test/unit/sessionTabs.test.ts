@@ -79,7 +79,7 @@ test('tabs across agents: one runtime per agent, the switcher view, closing show
 test('the store: newest first, bounded, forget, and corrupt entries are dropped rather than trusted', async () => {
   const memento = new FakeMemento();
   const store = new SessionStore(memento);
-  for (let i = 0; i < MAX_RECORDS + 5; i++) await store.remember({ agentName: 'A', sessionId: `s${i}` }, `t${i}`, new Date(1_700_000_000_000 + i));
+  for (let i = 0; i < MAX_RECORDS + 5; i++) await store.remember({ agentName: 'A', sessionId: `s${i}` }, `t${i}`, {}, new Date(1_700_000_000_000 + i));
   assert.equal(store.records().length, MAX_RECORDS);
   assert.equal(store.records()[0].sessionId, `s${MAX_RECORDS + 4}`);
   await store.remember({ agentName: 'A', sessionId: 's100' }, 'again');
@@ -136,9 +136,9 @@ test("a renamed preset: its history, open tabs and transcripts move to the new n
   const store = new SessionStore(new FakeMemento());
   const old = (sessionId: string) => ({ agentName: 'Claude Code', sessionId });
   const entries = [{ kind: 'user' as const, text: 'hello', attachments: [] }];
-  await store.remember({ agentName: 'Codex', sessionId: 'c1' }, 'codex work', new Date('2026-01-01'));
-  await store.remember(old('a'), 'older claude work', new Date('2026-01-02'));
-  await store.remember(old('b'), 'claude work', new Date('2026-01-03'));
+  await store.remember({ agentName: 'Codex', sessionId: 'c1' }, 'codex work', {}, new Date('2026-01-01'));
+  await store.remember(old('a'), 'older claude work', {}, new Date('2026-01-02'));
+  await store.remember(old('b'), 'claude work', {}, new Date('2026-01-03'));
   await store.saveTranscript(old('b'), entries);
   await store.setOpenTabs([old('b'), { agentName: 'Codex', sessionId: 'c1' }], old('b'));
 
@@ -156,4 +156,25 @@ test("a renamed preset: its history, open tabs and transcripts move to the new n
   assert.equal(store.transcript(old('b')), undefined, 'the old key is gone');
   assert.deepEqual(store.records('Claude Code'), []);
   await written;
+});
+
+test('the store keeps a session\'s roots and fork origin with its record; what is given again replaces them, a corrupt one is dropped', async () => {
+  const memento = new FakeMemento();
+  const store = new SessionStore(memento);
+  const ref = { agentName: 'Alpha', sessionId: 's1' };
+  const roots = { cwd: '/ws/app', additionalDirectories: ['/ws/lib'] };
+  const forkOf = { sessionId: 's0', title: 'the original', note: null };
+  await store.remember(ref, 'first', { roots, forkOf });
+  assert.deepEqual(store.details(ref), { roots, forkOf });
+  await store.remember(ref, 'retitled');
+  assert.deepEqual(store.details(ref), { roots, forkOf }, 'a title alone keeps them');
+  await store.remember(ref, 'moved', { roots: { cwd: '/ws/lib', additionalDirectories: [] } });
+  assert.deepEqual(store.details(ref)?.roots, { cwd: '/ws/lib', additionalDirectories: [] });
+  assert.equal(store.details({ agentName: 'Alpha', sessionId: 'unknown' }), undefined);
+
+  // Tampered with: each part that does not fit is dropped on its own.
+  const saved = memento.get<{ records: Record<string, unknown>[] }>('acpHost.sessions')!;
+  saved.records[0] = { ...saved.records[0], roots: { cwd: 1, additionalDirectories: 'x' } };
+  await memento.update('acpHost.sessions', saved);
+  assert.deepEqual(store.details(ref), { forkOf });
 });

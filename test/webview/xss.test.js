@@ -196,3 +196,42 @@ test('javascript: and other unsafe links in markdown are text, not links', async
     assert.match(text, /\[d\]\(relative\/path\.md\)/);
   });
 });
+
+test('dangerous constructs split across streamed chunks stay text, and links stay safe', async () => {
+  // Each construct is cut where a renderer that kept half-parsed state would go wrong.
+  const chunks = [
+    '<scr', 'ipt>window.__xss=1</scr', 'ipt>\n\n',
+    '[x](java', 'script:window.__xss=1)\n\n',
+    '<img src=x onerr', 'or="window.__xss=1">\n\n',
+    '<a href="javascript:window.__xss=1">a</', 'a>\n\n',
+    '```\n<scr', 'ipt>window.__xss=1</script>\n', '```\n\n',
+    'Use [r][bad].\n\n[bad]: javas', 'cript:window.__xss=1\n\n',
+    '[ok](ht', 'tps://ok.example/) and <https://ok.example/au', 'to>',
+  ];
+  await h.withPanel(env, {}, async (page) => {
+    const cspAtLoad = (await h.cspViolations(page)).length;
+    await h.render(page, h.snapshot([{ kind: 'agent', text: '' }, { kind: 'thought', text: '' }]));
+    for (const text of chunks) {
+      await h.render(page, { type: 'append', index: 0, text }, { type: 'append', index: 1, text });
+      const found = await scan(page);
+      assert.deepEqual([found.bad, found.handlers, found.hrefs, found.styled], [[], [], [], []], `nothing active after ${JSON.stringify(text)}`);
+    }
+    for (const index of [0, 1]) {
+      const markdown = page.locator(`${h.entry(index)} .markdown`);
+      const hrefs = await markdown.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      assert.deepEqual(hrefs, ['https://ok.example/', 'https://ok.example/auto'], `entry ${index}: only the safe links are links`);
+      const text = await markdown.textContent();
+      for (const literal of ['<script>window.__xss=1</script>', '[x](javascript:window.__xss=1)', '<img src=x onerror="window.__xss=1">', '[r][bad]']) {
+        assert.ok(text.includes(literal), `entry ${index} shows ${literal} as text`);
+      }
+    }
+    await page.evaluate(() => { for (const el of document.querySelectorAll('#transcript a')) el.click(); });
+    await h.waitForFrame(page, 3);
+    assert.equal(await page.evaluate(() => window.__xss), undefined, 'no payload ran');
+    assert.deepEqual(page.__log.dialogs, [], 'no dialog');
+    assert.deepEqual(page.__log.navigations, [], 'no navigation');
+    assert.deepEqual((await h.cspViolations(page)).slice(cspAtLoad), [], 'no CSP violation');
+    const links = (await h.posted(page)).filter((m) => m.type === 'openLink').map((m) => m.href);
+    assert.deepEqual(links, ['https://ok.example/', 'https://ok.example/auto', 'https://ok.example/', 'https://ok.example/auto'], 'only the safe links open');
+  });
+});

@@ -6,7 +6,7 @@ import { excludedSegments, mentionCandidates } from '../../workspace/mentionCand
 import type { MentionCandidate } from '../../workspace/mentionCandidates';
 import { toOneBasedLine } from '../../workspace/lines';
 import { readRegularFile } from '../../workspace/regularFile';
-import { resolveWorkspacePath } from '../editor/workspacePaths';
+import { resolveWorkspacePath, workspaceRoots } from '../editor/workspacePaths';
 
 /** Where prompt context comes from in VS Code: the @-mention QuickPick, the editor's selection, file reads. */
 
@@ -128,7 +128,8 @@ export async function readForEmbed(uriText: string, maxBytes: number): Promise<s
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     return doc ? withinSize(doc.getText(), maxBytes) : undefined;
   }
-  const real = await resolveWorkspacePath(uri.fsPath).catch(() => undefined);
+  // The user picked it: any folder of the workspace will do, whatever the session's roots.
+  const real = await resolveWorkspacePath(uri.fsPath, workspaceRoots()).catch(() => undefined);
   if (!real) return undefined;
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === real.toString() || d.uri.toString() === uri.toString());
   if (open) return withinSize(open.getText(), maxBytes);

@@ -253,6 +253,8 @@ export function controllerSettings(clientVersion: string): ControllerSettings {
     maxLineBytes: setting('maxMessageMegabytes') * 1024 * 1024,
     // Without a folder the panel still opens; starting an agent then says to open one (launch).
     workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '',
+    // Only local folders have a path an agent can be given (and confined to).
+    additionalDirectories: (vscode.workspace.workspaceFolders ?? []).slice(1).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
     clientVersion,
   };
 }

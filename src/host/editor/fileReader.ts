@@ -9,13 +9,13 @@ import { describeReadProblem, readRegularFile } from '../../workspace/regularFil
 import { setting } from '../config/settings';
 
 /**
- * `fs/read_text_file`: from the open TextDocument when there is one (so the agent sees unsaved
- * edits), else from disk (a regular file within the size limit). `line` is 1-based (0 or null:
- * from the start), `limit` counts lines (workspace/lines.ts). `onSource` hears which, before the
- * read (the audit log records reads of files not open in an editor).
+ * `fs/read_text_file` of a path within `roots` (the session's): from the open TextDocument when
+ * there is one (so the agent sees unsaved edits), else from disk (a regular file within the size
+ * limit). `line` is 1-based (0 or null: from the start), `limit` counts lines (workspace/lines.ts).
+ * `onSource` hears which, before the read (the audit log records reads of files not open in an editor).
  */
-export async function readTextFile(request: ReadTextFileRequest, log?: Pick<ConnectionLog, 'warn'>, onSource?: (source: ReadSource) => void): Promise<string> {
-  const uri = await resolveWorkspacePath(request.path, log);
+export async function readTextFile(request: ReadTextFileRequest, roots: readonly string[], log?: Pick<ConnectionLog, 'warn'>, onSource?: (source: ReadSource) => void): Promise<string> {
+  const uri = await resolveWorkspacePath(request.path, roots, log);
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   onSource?.(open ? 'buffer' : 'disk');
   const text = open ? open.getText() : await readFromDisk(uri, request.path, log);

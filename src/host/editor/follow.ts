@@ -17,8 +17,8 @@ const isRunning = (entry: ToolEntryView) => entry.status === 'pending' || entry.
 /**
  * Follow the agent: while a tool call runs, the file it touches is shown at its line, without
  * taking the keyboard from the prompt box (preserveFocus), and its lines are marked with a
- * subtle decoration that goes when the call ends. Only paths inside the workspace are
- * followed: an agent cannot make the editor open anything else.
+ * subtle decoration that goes when the call ends. Only paths inside the followed session's roots
+ * are followed: an agent cannot make the editor open anything else.
  */
 export class Follower implements vscode.Disposable {
   /** The theme's own range highlight: subtle in every theme, high contrast included. */
@@ -35,15 +35,18 @@ export class Follower implements vscode.Disposable {
   private readonly visibleEditors = vscode.window.onDidChangeVisibleTextEditors(() => this.redecorate());
   /** Each follow waits for the one before it, so the editor ends on the agent's latest location. */
   private chain: Promise<void> = Promise.resolve();
+  /** The roots of the session followed (SessionOrigin.confinement). */
+  private roots: () => readonly string[] = () => [];
 
   constructor(
     private enabled: boolean,
     private readonly log: (message: string) => void,
   ) {}
 
-  attach(transcript: Transcript): void {
+  attach(transcript: Transcript, roots: () => readonly string[]): void {
     this.subscription?.dispose();
     this.clearAll();
+    this.roots = roots;
     this.subscription = transcript.onChange((event) => this.onChange(transcript, event));
   }
 
@@ -75,7 +78,7 @@ export class Follower implements vscode.Disposable {
     try {
       // The call may have ended (or moved on) while earlier follows were opening their files.
       if (this.followed.get(toolCallId) !== state) return;
-      const uri = await resolveWorkspacePath(path);
+      const uri = await resolveWorkspacePath(path, this.roots());
       const document = await vscode.workspace.openTextDocument(uri);
       const editor = await vscode.window.showTextDocument(document, { preserveFocus: true, preview: true });
       if (this.followed.get(toolCallId) !== state) return;

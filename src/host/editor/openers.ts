@@ -4,23 +4,23 @@ import { toZeroBasedLine } from '../../workspace/lines';
 import { resolveWorkspacePath } from './workspacePaths';
 
 /**
- * Opens a file the agent named at a 1-based line, only inside the workspace (the path
+ * Opens a file the agent named at a 1-based line, only inside `roots`, its session's (the path
  * confinement of fs/* applies: an agent cannot steer the user to any other file).
  */
-export async function openLocation(requested: string, line: number | null): Promise<void> {
-  const uri = await resolveWorkspacePath(requested);
+export async function openLocation(requested: string, line: number | null, roots: readonly string[]): Promise<void> {
+  const uri = await resolveWorkspacePath(requested, roots);
   const position = new vscode.Position(toZeroBasedLine(line), 0);
   await vscode.window.showTextDocument(uri, { selection: new vscode.Range(position, position), preview: true });
 }
 
-/** A link clicked in agent markdown: web and mail links leave VS Code, file links open in it. */
-export async function openLink(href: string): Promise<void> {
+/** A link clicked in agent markdown: web and mail links leave VS Code, file links (within `roots`, the session's) open in it. */
+export async function openLink(href: string, roots: readonly string[]): Promise<void> {
   const target = linkTarget(href);
   if (!target) throw new Error(`Refused to open ${JSON.stringify(href.slice(0, 200))}: only http, https, mailto and workspace files are opened`);
   if (target.kind === 'external') {
     await vscode.env.openExternal(vscode.Uri.parse(target.href, true));
   } else {
-    await openLocation(target.isUri ? vscode.Uri.parse(target.path, true).fsPath : target.path, target.line);
+    await openLocation(target.isUri ? vscode.Uri.parse(target.path, true).fsPath : target.path, target.line, roots);
   }
 }
 

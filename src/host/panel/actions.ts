@@ -36,14 +36,15 @@ export type ShownSession = Pick<
   | 'attach'
   | 'detach'
   | 'noteAttachment'
+  | 'origin'
 >;
 
 /** The VS Code UI the actions open. */
 export interface Workbench {
   openDiff(diff: DiffSource): Promise<void>;
-  /** Confined to the workspace, and `openLink` to safe schemes (host/editor/openers.ts). */
-  openLocation(path: string, line: number | null): Promise<void>;
-  openLink(href: string): Promise<void>;
+  /** Confined to `roots` (the shown session's), and `openLink` to safe schemes (host/editor/openers.ts). */
+  openLocation(path: string, line: number | null, roots: readonly string[]): Promise<void>;
+  openLink(href: string, roots: readonly string[]): Promise<void>;
   /** A page an agent asked the user to open (http and https only), in their browser. */
   openWebPage(url: string): Promise<void>;
   /** Tells the user something done, briefly (the status bar). */
@@ -70,6 +71,8 @@ export interface ActionHost extends RunnerHost<ShownSession> {
   startAgent(): Promise<void>;
   chooseAgent(name: string): Promise<void>;
   newSession(): Promise<void>;
+  /** "Fork from here" on the user message at entry `index` of `session`: a new tab, shown and started. */
+  forkSession(session: ShownSession, index: number): Promise<void>;
   switchSession(key: string): void;
   closeSession(key?: string): Promise<void>;
   openFromHistory(): Promise<void>;
@@ -121,8 +124,9 @@ const INTENT_ACTIONS: { [K in PanelIntent['type']]: HostAction<Extract<PanelInte
       return host.workbench.openDiff(diff);
     },
   },
-  openLocation: { warnOnFailure: true, run: ({ host, intent }) => host.workbench.openLocation(intent.path, intent.line) },
-  openLink: { warnOnFailure: true, run: ({ host, intent }) => host.workbench.openLink(intent.href) },
+  // What the agent named opens only within its session's roots.
+  openLocation: { warnOnFailure: true, run: ({ host, session, intent }) => host.workbench.openLocation(intent.path, intent.line, session.origin.confinement) },
+  openLink: { warnOnFailure: true, run: ({ host, session, intent }) => host.workbench.openLink(intent.href, session.origin.confinement) },
   reviewOpen: { run: ({ host, intent }) => host.reviewer.open(intent.path) },
   reviewKeep: { run: ({ host, intent }) => host.reviewer.keep(intent.path) },
   reviewUndo: { run: ({ host, intent }) => host.reviewer.undo(intent.path) },
@@ -140,6 +144,8 @@ const INTENT_ACTIONS: { [K in PanelIntent['type']]: HostAction<Extract<PanelInte
   attachRefused: { run: ({ session, intent }) => session.noteAttachment(`${intent.name} was not attached: ${ATTACH_REFUSALS[intent.reason]}`) },
   switchSession: { run: ({ host, intent }) => host.switchSession(intent.key) },
   newSession: { run: ({ host }) => host.newSession() },
+  // The agent runs first: whether it forks (and the session's id) is known only then. A refusal says why.
+  fork: { needs: 'agent', warnOnFailure: true, run: ({ host, session, intent }) => host.forkSession(session, intent.index) },
   closeSession: { run: ({ host, intent }) => host.closeSession(intent.key) },
   sessionHistory: { run: ({ host }) => host.openFromHistory() },
 };

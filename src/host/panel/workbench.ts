@@ -22,12 +22,12 @@ export class VsCodeWorkbench implements Workbench, vscode.Disposable {
     return this.diffs.open(diff);
   }
 
-  openLocation(path: string, line: number | null): Promise<void> {
-    return openLocation(path, line);
+  openLocation(path: string, line: number | null, roots: readonly string[]): Promise<void> {
+    return openLocation(path, line, roots);
   }
 
-  openLink(href: string): Promise<void> {
-    return openLink(href);
+  openLink(href: string, roots: readonly string[]): Promise<void> {
+    return openLink(href, roots);
   }
 
   openWebPage(url: string): Promise<void> {

@@ -16,7 +16,7 @@ const MAX_READ_MARKS = 1000;
 
 /**
  * The policy's view of VS Code: its settings (re-read when they change), the workspace's
- * remembered choices, paths relative to the open folders, and which buffers the agent has seen:
+ * remembered choices, paths relative to a session's roots, and which buffers the agent has seen:
  * a write over unsaved edits the agent never read asks first, whatever the policy says.
  */
 export class HostPolicy implements PolicyPort, vscode.Disposable {
@@ -48,27 +48,28 @@ export class HostPolicy implements PolicyPort, vscode.Disposable {
     return layers;
   }
 
-  async relativePaths(path: string): Promise<string[] | undefined> {
+  async relativePaths(path: string, roots: readonly string[]): Promise<string[] | undefined> {
     // Confinement first, as serving does it (quietly: serving logs the refusal).
-    const uri = await resolveWorkspacePath(path).catch(() => undefined);
+    const uri = await resolveWorkspacePath(path, roots).catch(() => undefined);
     if (!uri) return undefined;
-    return policyPaths(path, (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath));
+    // Relative to the root it is in: protected paths (.vscode, .git…) apply in every root.
+    return policyPaths(path, roots);
   }
 
   rememberForWorkspace(rule: Rule): void {
     void this.workspace.add(rule);
   }
 
-  async writeConcern(request: WriteTextFileRequest): Promise<string | undefined> {
-    const doc = await this.openDocument(request.path);
+  async writeConcern(request: WriteTextFileRequest, roots: readonly string[]): Promise<string | undefined> {
+    const doc = await this.openDocument(request.path, roots);
     if (!doc?.isDirty || this.readMarks.get(doc.uri.toString()) === doc.version) return undefined;
     const seen = this.readMarks.has(doc.uri.toString()) ? 'made since the agent last read it' : 'that the agent has not read';
     return `its editor has unsaved changes ${seen}; the write replaces them (Undo in the editor brings them back)`;
   }
 
-  /** The agent read `path`: if it is open, what it saw is that version. */
-  async markRead(path: string): Promise<void> {
-    const doc = await this.openDocument(path);
+  /** The agent read `path` (within `roots`, its session's): if it is open, what it saw is that version. */
+  async markRead(path: string, roots: readonly string[]): Promise<void> {
+    const doc = await this.openDocument(path, roots);
     if (!doc) return;
     const key = doc.uri.toString();
     this.readMarks.delete(key);
@@ -86,8 +87,8 @@ export class HostPolicy implements PolicyPort, vscode.Disposable {
   }
 
   /** The open document `path` is read from and written to: that of its confined real path, as the reader and writer find it. */
-  private async openDocument(path: string): Promise<vscode.TextDocument | undefined> {
-    const uri = (await resolveWorkspacePath(path).catch(() => undefined))?.toString();
+  private async openDocument(path: string, roots: readonly string[]): Promise<vscode.TextDocument | undefined> {
+    const uri = (await resolveWorkspacePath(path, roots).catch(() => undefined))?.toString();
     return uri === undefined ? undefined : vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
   }
 }

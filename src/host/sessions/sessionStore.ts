@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { EntryViewSchema } from '../../webview-protocol/entries';
 import type { EntryView } from '../../webview-protocol/entries';
+import type { SessionDetails } from '../../session/sessionOrigin';
 import type { SessionRef, TabStore } from '../../session/sessionTabs';
 import { savedEntries } from './savedTranscript';
 
 /** The sessions this extension opened in a workspace, newest first: its history and its open tabs. */
-export interface SessionRecord {
+export interface SessionRecord extends SessionDetails {
   agentName: string;
   /** The agent's id of the session. */
   sessionId: string;
@@ -13,6 +14,13 @@ export interface SessionRecord {
   /** ISO 8601, when it was last used. */
   updatedAt: string;
 }
+
+// A record's details, checked when read back: one that does not fit is dropped (the session then
+// opens with the workspace's folders, and without its fork header), never trusted.
+const DetailsSchema = z.object({
+  roots: z.object({ cwd: z.string(), additionalDirectories: z.array(z.string()) }).optional().catch(undefined),
+  forkOf: z.object({ sessionId: z.string(), title: z.string(), note: z.string().nullable() }).optional().catch(undefined),
+});
 
 
 /** VS Code's `Memento` (workspaceState), as far as it is used here. */
@@ -72,10 +80,17 @@ export class SessionStore implements TabStore {
     return agentName === undefined ? all : all.filter((r) => r.agentName === agentName);
   }
 
-  /** Adds or refreshes a session (it moves to the top); the oldest beyond MAX_RECORDS are forgotten. */
-  async remember(ref: SessionRef, title: string, now = new Date()): Promise<void> {
+  /**
+   * Adds or refreshes a session (it moves to the top), with its details (what is not given stays
+   * as it was); the oldest beyond MAX_RECORDS are forgotten.
+   */
+  async remember(ref: SessionRef, title: string, details: SessionDetails = {}, now = new Date()): Promise<void> {
     const saved = this.read();
-    const records = [{ ...ref, title, updatedAt: now.toISOString() }, ...saved.records.filter((r) => !same(r, ref))];
+    const kept = this.details(ref);
+    const roots = details.roots ?? kept?.roots;
+    const forkOf = details.forkOf ?? kept?.forkOf;
+    const record: SessionRecord = { agentName: ref.agentName, sessionId: ref.sessionId, title, updatedAt: now.toISOString(), ...(roots ? { roots } : {}), ...(forkOf ? { forkOf } : {}) };
+    const records = [record, ...saved.records.filter((r) => !same(r, ref))];
     // A transcript outlives its place among the newest sessions only as long as that place.
     const dropped = records.length > MAX_TRANSCRIPTS ? records[MAX_TRANSCRIPTS] : undefined;
     if (dropped) await this.memento.update(transcriptKey(dropped), undefined);
@@ -95,6 +110,15 @@ export class SessionStore implements TabStore {
    */
   saveTranscript(ref: SessionRef, entries: readonly EntryView[]): Thenable<void> {
     return this.memento.update(transcriptKey(ref), savedEntries(entries));
+  }
+
+  /** The roots a session was opened with and what it is a fork of, as far as they are kept and valid. */
+  details(ref: SessionRef): SessionDetails | undefined {
+    const record = this.read().records.find((r) => same(r, ref));
+    const parsed = DetailsSchema.safeParse(record);
+    if (!parsed.success) return undefined;
+    const { roots, forkOf } = parsed.data;
+    return { ...(roots ? { roots } : {}), ...(forkOf ? { forkOf } : {}) };
   }
 
   /** The saved transcript, if there is one and it is still a valid one. */

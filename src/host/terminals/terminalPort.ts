@@ -24,8 +24,8 @@ import { setting } from '../config/settings';
 export interface TerminalPortOptions {
   /** The environment commands start from (the agent's: login shell or inherited). */
   baseEnv: () => Env | Promise<Env>;
-  /** The session cwd: where a command without `cwd` runs. */
-  workspaceFolder: string;
+  /** The session's roots (SessionOrigin.confinement): a `cwd` must lie in one; the first is the session cwd, where a command without `cwd` runs. */
+  roots: () => readonly string[];
   /** Throttled card state (a bounded tail of the output); the lead wires it to Transcript.updateTerminal. */
   onUpdate: (terminalId: string, state: TerminalSnapshot) => void;
   /** Where refused paths are reported. */
@@ -43,7 +43,7 @@ const PENDING_MAX = MIB;
 
 /**
  * The agent's `terminal/*` requests for one agent: the commands run in TerminalManager (its own
- * process group each), confined to the workspace, and each also shows as a VS Code terminal
+ * process group each), confined to the session's roots, and each also shows as a VS Code terminal
  * ("Agent: <command>") that streams the whole output. That terminal is created but not shown:
  * the card in the panel is where the user sees the command; the terminal list has the full
  * output for anyone who wants it. Closing that terminal kills the command.
@@ -56,7 +56,7 @@ export class TerminalPort implements TerminalPortContract {
   constructor(private readonly options: TerminalPortOptions) {
     this.manager = new TerminalManager({
       baseEnv: () => this.environment(),
-      defaultCwd: options.workspaceFolder,
+      defaultCwd: options.roots()[0],
       defaultOutputByteLimit: () => setting('terminalOutputLimitMegabytes') * MIB,
       ...options.manager,
     });
@@ -116,10 +116,11 @@ export class TerminalPort implements TerminalPortContract {
     return withoutHostInternals(await this.options.baseEnv());
   }
 
-  /** Absent or null: the session cwd. Otherwise an existing directory inside the workspace, or -32602. */
+  /** Absent or null: the session cwd. Otherwise an existing directory inside one of the session's roots, or -32602. */
   private async confinedCwd(requested: string | null | undefined): Promise<string> {
-    if (requested === undefined || requested === null || requested === '') return this.options.workspaceFolder;
-    const resolved = (await resolveWorkspacePath(requested, this.options.log)).fsPath;
+    const roots = this.options.roots();
+    if (requested === undefined || requested === null || requested === '') return roots[0];
+    const resolved = (await resolveWorkspacePath(requested, roots, this.options.log)).fsPath;
     const info = await stat(resolved).catch(() => undefined);
     if (!info?.isDirectory()) throw RpcError.invalidParams(`Refused cwd ${JSON.stringify(requested)}: it is not a directory`);
     return resolved;

@@ -86,6 +86,8 @@ export const SessionCapabilitiesSchema = z.object({
   additionalDirectories: supportMarker,
   resume: supportMarker,
   close: supportMarker,
+  /** UNSTABLE (schema.v1.unstable.json only): `session/fork`. */
+  fork: supportMarker,
   ...meta,
 });
 export type SessionCapabilities = z.infer<typeof SessionCapabilitiesSchema>;

@@ -53,6 +53,29 @@ export type ResumeSessionRequest = z.infer<typeof ResumeSessionRequestSchema>;
 export const ResumeSessionResponseSchema = nullAsEmpty(z.object({ ...sessionStateFields, ...meta }));
 export type ResumeSessionResponse = z.infer<typeof ResumeSessionResponseSchema>;
 
+/**
+ * UNSTABLE (only in schema.v1.unstable.json; may change or go): gated by
+ * `sessionCapabilities.fork`. A new session holding the whole conversation of `sessionId` (there
+ * is no "up to message N"); its later turns do not reach the original. `mcpServers` is optional
+ * here, as on resume.
+ */
+export const ForkSessionRequestSchema = z.object({
+  sessionId: z.string(),
+  cwd: z.string(),
+  mcpServers: mcpServers.optional(),
+  additionalDirectories,
+  ...meta,
+});
+export type ForkSessionRequest = z.infer<typeof ForkSessionRequestSchema>;
+
+/** UNSTABLE: the new session's id, and its state as `session/new` would answer it. */
+export const ForkSessionResponseSchema = z.object({
+  sessionId: z.string(),
+  ...sessionStateFields,
+  ...meta,
+});
+export type ForkSessionResponse = z.infer<typeof ForkSessionResponseSchema>;
+
 /** Gated by `sessionCapabilities.list`. Cursors are opaque and must not be persisted. */
 export const ListSessionsRequestSchema = nullAsEmpty(
   z.object({

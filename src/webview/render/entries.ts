@@ -1,7 +1,8 @@
 import { attachmentList } from '../attachments';
-import { clamp, disclosure, h, icon } from '../dom';
+import { button, clamp, disclosure, h, icon } from '../dom';
 import { turnUsageText } from '../format';
-import { markdownBlock, patchMarkdown } from '../markdown';
+import { markdownBlock } from '../markdown';
+import { patchMarkdown } from '../markdownStream';
 import type { EntryView, StopReasonView } from '../protocol';
 import type { RenderContext } from './context';
 import { renderElicitation } from './elicitation';
@@ -26,6 +27,7 @@ export function renderEntry(entry: EntryView | undefined, index: number, context
     case 'user':
       el.append(h('div', 'text', entry.text)); // what the user typed, never markdown
       if (entry.attachments?.length) el.append(attachmentList(entry.attachments));
+      if (context.canFork()) el.append(button('fork-from-here', 'Fork from here', 'repo-forked'));
       break;
     case 'agent':
       el.append(markdownBlock(entry.text));

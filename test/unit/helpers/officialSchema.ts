@@ -141,15 +141,20 @@ export function assertSpecMessage(message: unknown, check: MessageCheck): void {
 }
 
 // The SDK's unstable schema: the stable one plus what is not in the spec yet (PromptResponse.usage,
-// clientCapabilities.plan, plan_update…), for what we send or read of those.
+// clientCapabilities.plan, plan_update, session/fork…), for what we send or read of those.
 export const unstableSchemaPath = require.resolve('@agentclientprotocol/sdk/schema/v1/schema.unstable.json');
 const unstableSchema = JSON.parse(readFileSync(unstableSchemaPath, 'utf8')) as OfficialSchema;
 const UNSTABLE_SCHEMA_ID = 'https://agentclientprotocol.com/schema/v1/schema.unstable.json';
 ajv.addSchema(unstableSchema, UNSTABLE_SCHEMA_ID);
 
+/** A validator for one `$defs` type of the unstable schema (e.g. `ForkSessionRequest`); it returns `[]` when valid. */
+export function unstableSpecValidator(defName: string): (value: unknown) => string[] {
+  if (!(defName in unstableSchema.$defs)) throw new Error(`No $defs/${defName} in the unstable schema`);
+  const schema = { $ref: `${UNSTABLE_SCHEMA_ID}#/$defs/${defName}` };
+  return (value) => errorsAgainst(schema, value);
+}
+
 /** assertSpecValid against the unstable schema's `$defs/<defName>`. */
 export function assertUnstableSpecValid(defName: string, value: unknown): void {
-  if (!(defName in unstableSchema.$defs)) throw new Error(`No $defs/${defName} in the unstable schema`);
-  const errors = errorsAgainst({ $ref: `${UNSTABLE_SCHEMA_ID}#/$defs/${defName}` }, value);
-  assert.deepEqual(errors, [], `not a valid (unstable) ${defName}: ${JSON.stringify(value)}`);
+  assert.deepEqual(unstableSpecValidator(defName)(value), [], `not a valid (unstable) ${defName}: ${JSON.stringify(value)}`);
 }
