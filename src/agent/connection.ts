@@ -1,9 +1,11 @@
 import type { Readable, Writable } from 'node:stream';
-import { createMessageConnection, ResponseError } from 'vscode-jsonrpc/node';
-import type { Logger, Message, MessageConnection } from 'vscode-jsonrpc/node';
+import { CancellationTokenSource, createMessageConnection, ResponseError } from 'vscode-jsonrpc/node';
+import type { CancellationToken, Logger, Message, MessageConnection } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
-import { ErrorCodes, RpcError, formatZodError } from '../protocol/errors';
-import type { JsonRpcError } from '../protocol/schema/jsonrpc';
+import { RpcError, formatZodError } from '../protocol/errors';
+import { protocolMethods } from '../protocol/methods';
+import { ConnectionClosedError, InvalidResultError, RequestAbortedError, errorAnswer, toResponseError } from './connectionErrors';
+import { InboundRequests, acpCancellation, unlessCancelled } from './cancellation';
 import { NdjsonMessageReader, NdjsonMessageWriter } from './ndjson';
 import type { SkippedLine } from './ndjson';
 
@@ -35,15 +37,6 @@ export interface ConnectionOptions {
   maxLineBytes?: number;
 }
 
-/** Raised for every request still waiting when the agent's stdout closes. */
-export class ConnectionClosedError extends Error {
-  /** `writeError`: our side broke (the agent's stdin is gone) rather than the agent's output ending. */
-  constructor(method: string, writeError?: string) {
-    super(writeError ? `Could not send ${method} to the agent: ${writeError}` : `The agent closed the connection before answering ${method}`);
-    this.name = 'ConnectionClosedError';
-  }
-}
-
 /**
  * A streaming agent sends thousands of notifications a second (`session/update`), so their
  * schemas run through zod's ahead-of-time compiled parser: about twice the interpreter's speed
@@ -57,14 +50,6 @@ function compiled<T extends z.ZodType>(schema: T): T {
   let fast = compiledSchemas.get(schema);
   if (!fast) compiledSchemas.set(schema, (fast = z.compile(schema)));
   return fast as T;
-}
-
-/** The agent answered with something our schema rejects: the call fails, the connection lives on. */
-export class InvalidResultError extends Error {
-  constructor(method: string, details: string) {
-    super(`The agent's answer to ${method} is invalid: ${details}`);
-    this.name = 'InvalidResultError';
-  }
 }
 
 /**
@@ -90,6 +75,8 @@ export class AcpConnection {
   private readonly notificationHandlers = new Map<string, (params: unknown) => void>();
   /** Ids of our requests not answered yet: vscode-jsonrpc drops any other answer without a word. */
   private readonly awaitingAnswer = new Set<string | number>();
+  /** The agent's requests being served, for its `$/cancel_request`. */
+  private readonly inbound = new InboundRequests();
 
   constructor(input: Readable, output: Writable, options: ConnectionOptions) {
     this.log = options.log;
@@ -121,6 +108,7 @@ export class AcpConnection {
       trace?.('send', m);
     });
     this.rpc = createMessageConnection(reader, this.writer, rpcLogger(this.log), {
+      cancellationStrategy: acpCancellation(this.inbound, (requestId) => this.notify(protocolMethods.cancelRequest, { requestId })),
       messageStrategy: {
         handleMessage: (message, next) => {
           handled++;
@@ -142,6 +130,10 @@ export class AcpConnection {
       });
     });
     this.rpc.onError(([error]) => this.log.warn(`Connection error: ${error.message}`));
+    this.onNotification(protocolMethods.cancelRequest, ({ requestId }) => {
+      // A request already answered crosses its cancel on the wire now and then: nothing to do.
+      if (requestId === null || !this.inbound.cancel(requestId)) this.log.info(`Ignored $/cancel_request for ${JSON.stringify(requestId)}: no request of the agent's by that id is waiting`);
+    });
     this.rpc.onUnhandledNotification((n) => {
       // `$/…` and unknown notifications may be ignored (ACP §12); keep a trace of them anyway.
       if (!n.method.startsWith('$/')) this.log.info(`Ignored notification ${n.method}`);
@@ -156,17 +148,31 @@ export class AcpConnection {
 
   // What we send is typed as the schemas' *output*: their input side is deliberately loose
   // (lenient parsing), the output side is the exact shape the spec requires.
-  async request<P extends z.ZodType, R extends z.ZodType>(spec: RequestSpec<P, R>, params: z.output<P>): Promise<z.output<R>> {
+  /**
+   * Sends a request; `signal` abandons it: the agent is told with `$/cancel_request` and the call
+   * rejects at once with RequestAbortedError (the agent's late answer is then dropped quietly).
+   */
+  async request<P extends z.ZodType, R extends z.ZodType>(spec: RequestSpec<P, R>, params: z.output<P>, signal?: AbortSignal): Promise<z.output<R>> {
     if (this.isClosed) throw new ConnectionClosedError(spec.method);
-    // No CancellationToken here on purpose: vscode-jsonrpc would send LSP's `$/cancelRequest`.
-    // ACP turns are cancelled with `session/cancel`.
+    if (signal?.aborted) throw new RequestAbortedError(spec.method);
+    // Never a token without a signal: vscode-jsonrpc cancels through the strategy above (ACP's
+    // `$/cancel_request`), and a token it was not given cannot be cancelled at all.
+    const source = signal && new CancellationTokenSource();
     const raw = await new Promise<unknown>((resolve, reject) => {
       const onClose = (writeError?: string) => reject(new ConnectionClosedError(spec.method, writeError));
+      const onAbort = () => {
+        source?.cancel();
+        reject(new RequestAbortedError(spec.method));
+      };
       this.closeWaiters.add(onClose);
-      this.rpc
-        .sendRequest(spec.method, params)
+      signal?.addEventListener('abort', onAbort, { once: true });
+      (source ? this.rpc.sendRequest(spec.method, params, source.token) : this.rpc.sendRequest(spec.method, params))
         .then(resolve, (error: unknown) => reject(this.scrubbed(error)))
-        .finally(() => this.closeWaiters.delete(onClose));
+        .finally(() => {
+          this.closeWaiters.delete(onClose);
+          signal?.removeEventListener('abort', onAbort);
+          source?.dispose();
+        });
     });
     const parsed = spec.result.safeParse(raw);
     if (!parsed.success) throw new InvalidResultError(spec.method, formatZodError(parsed.error));
@@ -178,24 +184,31 @@ export class AcpConnection {
     await this.rpc.sendNotification(spec.method, params);
   }
 
-  /** Serves an agent→client request; the handler gets validated params. What it throws is answered as `errorAnswer` says. */
+  /**
+   * Serves an agent→client request; the handler gets validated params, and a signal aborted when
+   * the agent cancels the request (`$/cancel_request`): it is answered -32800 then, at once, and
+   * the handler should drop what it has not done. What it throws is answered as `errorAnswer` says.
+   */
   onRequest<P extends z.ZodType, R extends z.ZodType>(
     spec: RequestSpec<P, R>,
-    handler: (params: z.output<P>) => Promise<z.output<R>> | z.output<R>,
+    handler: (params: z.output<P>, signal: AbortSignal) => Promise<z.output<R>> | z.output<R>,
   ): void {
     this.requestMethods.add(spec.method);
-    this.rpc.onRequest(spec.method, async (raw: unknown) => {
-      const parsed = spec.params.safeParse(raw ?? {});
-      if (!parsed.success) {
-        this.log.warn(`Rejected ${spec.method}: ${formatZodError(parsed.error)}`);
-        return toResponseError(RpcError.invalidParams(`Invalid params for ${spec.method}: ${formatZodError(parsed.error)}`));
-      }
+    this.rpc.onRequest(spec.method, async (raw: unknown, token: CancellationToken) => {
       try {
-        const result = await handler(parsed.data);
+        const parsed = spec.params.safeParse(raw ?? {});
+        if (!parsed.success) {
+          this.log.warn(`Rejected ${spec.method}: ${formatZodError(parsed.error)}`);
+          return toResponseError(RpcError.invalidParams(`Invalid params for ${spec.method}: ${formatZodError(parsed.error)}`));
+        }
+        const signal = this.inbound.signal(token);
+        const result = await unlessCancelled(handler(parsed.data, signal), signal, spec.method);
         // ACP: send `{}` for an empty result, never `null` (DIGEST §13.3).
         return result ?? {};
       } catch (error) {
         return toResponseError(error);
+      } finally {
+        this.inbound.done(token);
       }
     });
   }
@@ -307,24 +320,6 @@ export class AcpConnection {
     if (!this.scrub || !(error instanceof ResponseError)) return error;
     return new ResponseError(error.code, this.scrub(error.message), error.data);
   }
-}
-
-/**
- * The one mapping from what was thrown while serving a request to the JSON-RPC error answered:
- * an integer `code` (an RpcError, or an error passed on from elsewhere) is kept with its message
- * and data; anything else is an internal error (-32603) with its message.
- */
-function errorAnswer(error: unknown): JsonRpcError {
-  const e = error as { code?: unknown; message?: unknown; data?: unknown };
-  const message = typeof e?.message === 'string' ? e.message : String(error);
-  if (typeof e?.code !== 'number' || !Number.isInteger(e.code)) return { code: ErrorCodes.InternalError, message };
-  return e.data === undefined ? { code: e.code, message } : { code: e.code, message, data: e.data };
-}
-
-/** vscode-jsonrpc answers a handler's ResponseError as it is. */
-function toResponseError(error: unknown): ResponseError<unknown> {
-  const { code, message, data } = errorAnswer(error);
-  return new ResponseError(code, message, data);
 }
 
 function rpcLogger(log: ConnectionLog): Logger {

@@ -35,8 +35,8 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
   if (m.params !== undefined && (typeof m.params !== 'object' || m.params === null)) {
     return { ok: false, problem: 'params must be an object or an array', id };
   }
-  // LSP's cancellation is not ACP's (`$/cancel_request`); we never send requests it could
-  // cancel, and vscode-jsonrpc trips over a malformed one, so it never reaches it. Only the
+  // LSP's cancellation is not ACP's (`$/cancel_request`, agent/cancellation.ts): it must cancel
+  // nothing, and vscode-jsonrpc trips over a malformed one, so it never reaches it. Only the
   // notification is dropped: a *request* of that name is owed an answer (-32601), or the agent
   // would wait for it forever (found by fuzzing). Checked after the envelope rules, like any method.
   if (m.method === '$/cancelRequest' && !('id' in m)) return { ok: false, problem: 'LSP $/cancelRequest is not part of ACP', id: null, ignore: true };

@@ -41,7 +41,8 @@ export const ElicitationFieldViewSchema = z.object({
 });
 export type ElicitationFieldView = z.infer<typeof ElicitationFieldViewSchema>;
 
-export const ElicitationStateSchema = z.enum(['pending', 'accepted', 'declined', 'cancelled']);
+/** `withdrawn`: the agent cancelled its own request (`$/cancel_request`) before the user answered. */
+export const ElicitationStateSchema = z.enum(['pending', 'accepted', 'declined', 'cancelled', 'withdrawn']);
 export type ElicitationState = z.infer<typeof ElicitationStateSchema>;
 
 export type ElicitationContent = Record<string, ElicitationValue>;

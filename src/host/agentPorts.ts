@@ -45,7 +45,7 @@ export function agentPorts(from: PortSources, owner: (() => AgentSession | undef
         await policy.markRead(request.path, roots());
         return text;
       },
-      write: (request) => writeTextFile(request, roots(), logs.connectionLog, (uri) => reviewer.beforeWrite(uri)),
+      write: (request, signal) => writeTextFile(request, roots(), { log: logs.connectionLog, beforeWrite: (uri) => reviewer.beforeWrite(uri), signal }),
       terminals,
     }),
     log: logs.connectionLog,

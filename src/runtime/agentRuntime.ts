@@ -29,15 +29,17 @@ import { SecretScrubber, redactFields, scrubbingLog } from './secrets';
 /**
  * What one session serves the agent. The runtime routes every session-scoped call by its
  * `sessionId`, so a call for a session that is not open on this process is refused (-32602).
+ * `signal` is aborted when the agent cancels its request (`$/cancel_request`): the connection
+ * has answered it -32800 by then; what waits on the user is withdrawn, what is not done is not.
  */
 export interface SessionEndpoint {
   onUpdate(update: SessionUpdate): void;
-  onPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
-  onElicitation(request: CreateElicitationRequest): Promise<CreateElicitationResponse>;
+  onPermission(request: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
+  onElicitation(request: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse>;
   /** `elicitation/complete`: true when this session's accepted URL request of that id is now done. */
   onElicitationComplete(elicitationId: string): boolean;
-  readTextFile(request: ReadTextFileRequest): Promise<string>;
-  writeTextFile?(request: WriteTextFileRequest): Promise<void>;
+  readTextFile(request: ReadTextFileRequest, signal: AbortSignal): Promise<string>;
+  writeTextFile?(request: WriteTextFileRequest, signal: AbortSignal): Promise<void>;
   terminals?: TerminalPort;
   /** The process exited on its own; `detail` says how, with the end of its stderr. */
   onAgentExit(detail: string): void;
@@ -222,10 +224,13 @@ export class AgentRuntime {
     return (this.live?.inUse ?? false) || this.claims > 0;
   }
 
-  /** One page of `session/list` for this workspace; `cursor` is the agent's, opaque (ACP §8). */
-  async list(cursor?: string): Promise<ListSessionsResponse> {
+  /**
+   * One page of `session/list` for this workspace; `cursor` is the agent's, opaque (ACP §8).
+   * `signal`: the user no longer waits for it (the picker closed): it is cancelled.
+   */
+  async list(cursor?: string, signal?: AbortSignal): Promise<ListSessionsResponse> {
     const running = await this.start();
-    return running.connection.request(agentMethods.sessionList, { cwd: this.settings.workspaceFolder, ...(cursor ? { cursor } : {}) });
+    return running.connection.request(agentMethods.sessionList, { cwd: this.settings.workspaceFolder, ...(cursor ? { cursor } : {}) }, signal);
   }
 
   /** `session/delete`; deleting an unknown session counts as done (ACP §8). */

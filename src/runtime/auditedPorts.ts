@@ -3,7 +3,7 @@
 // started, or refused by the workspace confinement (-32602), or failed. (A decision of ACP
 // Host's policy over the request is the policy's to record.) No vscode: unit-tested with fakes.
 import type { NewAuditEvent } from '../audit/auditEvent';
-import type { CreateTerminalRequest, ReadTextFileRequest, WriteTextFileRequest } from '../protocol';
+import type { CreateTerminalRequest, ReadTextFileRequest } from '../protocol';
 import { ErrorCodes, RpcError } from '../protocol/errors';
 import { withCreate } from './ports';
 import type { AgentPorts, TerminalPort } from './ports';
@@ -39,11 +39,11 @@ export function auditReads(read: SourcedRead, record: AuditRecorder): AgentPorts
   };
 }
 
-export function auditWrites(write: (request: WriteTextFileRequest) => Promise<void>, record: AuditRecorder): NonNullable<AgentPorts['writeTextFile']> {
-  return async (request) => {
+export function auditWrites(write: NonNullable<AgentPorts['writeTextFile']>, record: AuditRecorder): NonNullable<AgentPorts['writeTextFile']> {
+  return async (request, signal) => {
     const event = { kind: 'write', sessionId: request.sessionId, target: request.path } as const;
     try {
-      await write(request);
+      await write(request, signal);
       record({ ...event, decision: 'allowed', by: 'default', detail: `${request.content.length} characters` });
     } catch (error) {
       record({ ...event, ...outcome(error) });

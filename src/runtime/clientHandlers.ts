@@ -9,6 +9,9 @@ import type { ProcessScope } from './processScope';
  * What the agent calls on one process, registered before initialize (agents call early): each
  * call is routed by its `sessionId` to a session open on this process (its scope), else refused
  * with -32602. Only what the ports serve is registered: an unregistered method is -32601.
+ * A handler's signal is aborted by the agent's `$/cancel_request`; a cancelled
+ * `terminal/wait_for_exit` (or output, kill, release) needs nothing of the session: the
+ * connection stops waiting for it and answers -32800, and the command runs on.
  */
 export function serveClient(connection: AcpConnection, scope: ProcessScope, ports: AgentPorts, log: ConnectionLog): void {
   const route = (method: string, sessionId: string): SessionEndpoint => {
@@ -21,13 +24,13 @@ export function serveClient(connection: AcpConnection, scope: ProcessScope, port
     if (endpoint) endpoint.onUpdate(update);
     else log.info(`Ignored session/update for ${sessionId}, which is not open`);
   });
-  connection.onRequest(clientMethods.sessionRequestPermission, (request) => route('session/request_permission', request.sessionId).onPermission(request));
+  connection.onRequest(clientMethods.sessionRequestPermission, (request, signal) => route('session/request_permission', request.sessionId).onPermission(request, signal));
   if (ports.forms) {
-    connection.onRequest(clientMethods.elicitationCreate, (request) => {
+    connection.onRequest(clientMethods.elicitationCreate, (request, signal) => {
       // One scoped to a request in flight (sign-in, session setup) goes to the session being opened, else the first.
       const endpoint = 'sessionId' in request ? route('elicitation/create', request.sessionId) : (scope.opening ?? scope.endpoints()[0]);
       if (!endpoint) throw RpcError.invalidParams('elicitation/create: no session is open to show it');
-      return endpoint.onElicitation(request);
+      return endpoint.onElicitation(request, signal);
     });
     // It names no session: the one whose URL card waits for this id takes it; unknown or repeated ids are ignored (ACP §11).
     connection.onNotification(clientMethods.elicitationComplete, ({ elicitationId }) => {
@@ -36,13 +39,13 @@ export function serveClient(connection: AcpConnection, scope: ProcessScope, port
       }
     });
   }
-  connection.onRequest(clientMethods.fsReadTextFile, async (request) => ({ content: await route('fs/read_text_file', request.sessionId).readTextFile(request) }));
+  connection.onRequest(clientMethods.fsReadTextFile, async (request, signal) => ({ content: await route('fs/read_text_file', request.sessionId).readTextFile(request, signal) }));
   if (ports.writeTextFile) {
-    connection.onRequest(clientMethods.fsWriteTextFile, async (request) => (await route('fs/write_text_file', request.sessionId).writeTextFile!(request), {}));
+    connection.onRequest(clientMethods.fsWriteTextFile, async (request, signal) => (await route('fs/write_text_file', request.sessionId).writeTextFile!(request, signal), {}));
   }
   if (ports.terminals) {
     const terminals = (method: string, sessionId: string) => route(method, sessionId).terminals!;
-    connection.onRequest(clientMethods.terminalCreate, (request) => terminals('terminal/create', request.sessionId).create(request));
+    connection.onRequest(clientMethods.terminalCreate, (request, signal) => terminals('terminal/create', request.sessionId).create(request, signal));
     connection.onRequest(clientMethods.terminalOutput, (request) => terminals('terminal/output', request.sessionId).output(request));
     connection.onRequest(clientMethods.terminalWaitForExit, (request) => terminals('terminal/wait_for_exit', request.sessionId).waitForExit(request));
     connection.onRequest(clientMethods.terminalKill, async (request) => (await terminals('terminal/kill', request.sessionId).kill(request), {}));

@@ -24,9 +24,13 @@ import type { SecretScrubber } from './secrets';
 // What the agent layer (runtime and sessions) needs from VS Code, as plain functions and data,
 // so that neither imports `vscode` and both run in unit tests with fakes.
 
-/** The five `terminal/*` methods; `terminal: true` is advertised only when a port serves them all. */
+/**
+ * The five `terminal/*` methods; `terminal: true` is advertised only when a port serves them all.
+ * `create`'s signal is aborted when the agent cancels it before it ran (a question of the policy's
+ * still open, say): nothing is started then.
+ */
 export interface TerminalPort {
-  create(request: CreateTerminalRequest): Promise<CreateTerminalResponse>;
+  create(request: CreateTerminalRequest, signal?: AbortSignal): Promise<CreateTerminalResponse>;
   output(request: TerminalOutputRequest): Promise<TerminalOutputResponse>;
   waitForExit(request: WaitForTerminalExitRequest): Promise<TerminalExitStatus>;
   kill(request: KillTerminalRequest): Promise<void>;
@@ -74,7 +78,8 @@ export interface LoginTerminalResult {
  */
 export interface AgentPorts {
   readTextFile(request: ReadTextFileRequest): Promise<string>;
-  writeTextFile?(request: WriteTextFileRequest): Promise<void>;
+  /** `signal`: the agent cancelled the write; what has not been applied yet is not. */
+  writeTextFile?(request: WriteTextFileRequest, signal?: AbortSignal): Promise<void>;
   terminals?: TerminalPort;
   log: ConnectionLog;
   onTrace(agentName: string, direction: TraceDirection, message: unknown): void;

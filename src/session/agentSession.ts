@@ -19,6 +19,7 @@ import { PromptAttachments } from './promptAttachments';
 import { SessionOrigin } from './sessionOrigin';
 import type { SessionDetails } from './sessionOrigin';
 import { SessionState } from './sessionState';
+import { SessionSettings } from './sessionSettings';
 import { SignIn } from './signIn';
 import type { SignInSession } from './signIn';
 import { signOut } from './signOut';
@@ -57,6 +58,7 @@ export class AgentSession {
   /** A turn the agent carries on after session/load, which no prompt of ours started. */
   private readonly carried: CarriedTurn;
   private readonly elicitations: Elicitations;
+  private readonly settings: SessionSettings;
   /** Context for the prompt being composed (the panel's chips); the next prompt takes it. */
   private readonly attachments: PromptAttachments;
   private readonly endpoint: SessionEndpoint;
@@ -99,6 +101,7 @@ export class AgentSession {
       (waiting) => this.session.setQueue(waiting.map(({ id, text, attachments }) => (attachments.length > 0 ? { id, text, attachments: attachments.map(attachmentLabel) } : { id, text }))),
     );
     this.elicitations = new Elicitations(this.transcript, agent.name, ports.log);
+    this.settings = new SessionSettings(() => this.target(), this.session, this.transcript);
     this.attachments = new PromptAttachments(
       agent.name,
       () => {
@@ -157,9 +160,14 @@ export class AgentSession {
     return this.lifecycle.stop();
   }
 
-  /** Closes the session for good: queued prompts are dropped, `session/close` when the agent advertises it. */
+  /**
+   * Closes the session for good: queued prompts are dropped, what the user still waited for
+   * (a setting, a sign-in) is cancelled, `session/close` when the agent advertises it.
+   */
   async close(): Promise<void> {
     this.turns.clear();
+    this.settings.abandon();
+    this.signIn.cancel();
     await this.lifecycle.close();
   }
 
@@ -206,6 +214,11 @@ export class AgentSession {
     void this.turns.drain();
   }
 
+  /** The user gave up on the sign-in in progress: the agent is told, and the choices are shown again. */
+  cancelSignIn(): void {
+    this.signIn.cancel();
+  }
+
   /** ACP: Sign Out: `logout`, when the agent offers it (signOut.ts); resolves with what the user is told. */
   signOut(): Promise<string> {
     this.signIn.settled();
@@ -213,33 +226,13 @@ export class AgentSession {
   }
 
   /** `session/set_mode`, shown at once and taken back if the agent refuses. */
-  async setMode(modeId: string): Promise<void> {
-    const target = this.target();
-    const previous = this.session.currentModeId;
-    if (!target || previous === undefined || previous === modeId) return;
-    this.session.setCurrentMode(modeId);
-    try {
-      await target.connection.request(agentMethods.sessionSetMode, { sessionId: target.sessionId, modeId });
-    } catch (error) {
-      this.session.setCurrentMode(previous);
-      this.transcript.addError(`The agent did not switch to mode ${modeId}: ${(error as Error).message}`);
-    }
+  setMode(modeId: string): Promise<void> {
+    return this.settings.setMode(modeId);
   }
 
-  /** `session/set_config_option`; the answer is the complete new set (other options may change too). */
-  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
-    const target = this.target();
-    if (!target) return;
-    const { sessionId, connection } = target;
-    const request = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean' as const, value } : { sessionId, configId, value };
-    try {
-      const result = await connection.request(agentMethods.sessionSetConfigOption, request);
-      this.session.setConfigOptions(result.configOptions);
-    } catch (error) {
-      // The picker shows the value the user picked: send it the unchanged state again.
-      this.session.republish();
-      this.transcript.addError(`The agent did not change ${configId}: ${(error as Error).message}`);
-    }
+  /** `session/set_config_option`; a pick for the same option before the answer cancels the earlier one. */
+  setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    return this.settings.setConfigOption(configId, value);
   }
 
   /**
@@ -282,12 +275,13 @@ export class AgentSession {
     const { writeTextFile, terminals } = this.ports;
     return {
       onUpdate: (update) => this.carried.updated(foldUpdate(update, { transcript: this.transcript, session: this.session, log: this.ports.log })),
-      // Each passes ACP Host's policy first (session/policyGate.ts); a question put to the user is audited.
-      onPermission: (request) => this.gate.permission(request, () => askAudited({ agent: this.agentName, transcript: this.transcript, record: this.ports.audit?.bind(this.ports) }, request)),
-      onElicitation: (request) => this.elicitations.create(request),
+      // Each passes ACP Host's policy first (session/policyGate.ts); a question put to the user is
+      // audited, and withdrawn when the agent cancels its request (the signal).
+      onPermission: (request, signal) => this.gate.permission(request, () => askAudited({ agent: this.agentName, transcript: this.transcript, record: this.ports.audit?.bind(this.ports) }, request, signal)),
+      onElicitation: (request, signal) => this.elicitations.create(request, signal),
       onElicitationComplete: (elicitationId) => this.elicitations.complete(elicitationId),
-      readTextFile: (request) => this.gate.readTextFile(request, (r) => this.ports.readTextFile(r)),
-      writeTextFile: writeTextFile && ((request) => this.gate.writeTextFile(request, writeTextFile)),
+      readTextFile: (request, signal) => this.gate.readTextFile(request, (r) => this.ports.readTextFile(r), signal),
+      writeTextFile: writeTextFile && ((request, signal) => this.gate.writeTextFile(request, writeTextFile, signal)),
       terminals: this.gate.terminals(terminals),
       onAgentExit: (detail) => this.lifecycle.agentExited(detail),
       onAgentStop: () => this.lifecycle.agentStopped(),

@@ -4,6 +4,7 @@ import { RpcError } from '../protocol/errors';
 import { formFields } from './elicitation';
 import { urlTarget } from './elicitationUrl';
 import type { Transcript } from './transcript';
+import { withdrawOnCancel } from './withdraw';
 import { checkContent, uncheckedPattern } from '../forms/elicitationForm';
 
 export type ElicitationAction = 'accept' | 'decline' | 'cancel';
@@ -26,7 +27,15 @@ export class Elicitations {
     private readonly log: ConnectionLog,
   ) {}
 
-  create(request: CreateElicitationRequest): Promise<CreateElicitationResponse> {
+  /** `signal`: the agent cancelled the request (`$/cancel_request`), and its form or URL card is withdrawn. */
+  create(request: CreateElicitationRequest, signal?: AbortSignal): Promise<CreateElicitationResponse> {
+    const { answer, requestKey } = this.show(request);
+    if (requestKey !== undefined) withdrawOnCancel(signal, answer, () => this.transcript.questions.withdraw({ form: requestKey }));
+    return answer;
+  }
+
+  /** Shows the card the request waits on: its key (none for one declined at once), and its answer. */
+  private show(request: CreateElicitationRequest): { answer: Promise<CreateElicitationResponse>; requestKey?: string } {
     const toolCallId = 'toolCallId' in request ? (request.toolCallId ?? null) : null;
     if (request.mode === 'url') {
       const target = urlTarget(request.url);
@@ -37,7 +46,7 @@ export class Elicitations {
       }
       const requestKey = `elicitation-${this.nextKey++}`;
       this.urls.set(request.elicitationId, requestKey);
-      return this.transcript.questions.addUrl({ requestKey, agentName: this.agentName, message: request.message, toolCallId, url: target.href, host: target.host, warnings: target.warnings });
+      return { requestKey, answer: this.transcript.questions.addUrl({ requestKey, agentName: this.agentName, message: request.message, toolCallId, url: target.href, host: target.host, warnings: target.warnings }) };
     }
     const { fields, unsupported } = formFields(request.requestedSchema);
     const blocking = unsupported.filter((u) => u.required).map((u) => u.name);
@@ -45,11 +54,11 @@ export class Elicitations {
       const detail = `${this.agentName} asked for a form with required fields this client cannot show (${blocking.join(', ')}): it was declined.`;
       this.log.warn(detail);
       this.transcript.addError(detail);
-      return Promise.resolve({ action: 'decline' });
+      return { answer: Promise.resolve({ action: 'decline' }) };
     }
     if (unsupported.length > 0) this.log.info(`Elicitation: left out optional fields of unknown types (${unsupported.map((u) => u.name).join(', ')})`);
     const requestKey = `elicitation-${this.nextKey++}`;
-    return this.transcript.questions.addElicitation({
+    const answer = this.transcript.questions.addElicitation({
       requestKey,
       agentName: this.agentName,
       message: request.message,
@@ -57,6 +66,7 @@ export class Elicitations {
       toolCallId,
       fields,
     });
+    return { requestKey, answer };
   }
 
   /**

@@ -23,6 +23,8 @@ export interface SessionStatus {
   detail?: string;
   /** The sign-in choices, in the auth phase. Names only: never a secret. */
   authMethods?: AuthMethodInfo[];
+  /** The name of the method an `authenticate` in flight signs in with (the panel offers to cancel it). */
+  signingIn?: string;
 }
 
 export type AttachmentKind = 'file' | 'folder' | 'selection' | 'image';
@@ -98,8 +100,11 @@ export interface TurnEnd {
   usage?: TurnUsage;
 }
 
-/** What the user answered to a permission request: the option chosen, or nothing (dismissed, the turn ended, Stop). */
-export type PermissionAnswer = { outcome: 'selected'; name: string; kind: PermissionOption['kind'] } | { outcome: 'cancelled' };
+/**
+ * What the user answered to a permission request: the option chosen, or nothing (dismissed, the
+ * turn ended, Stop), or nothing because the agent withdrew it first (`$/cancel_request`).
+ */
+export type PermissionAnswer = { outcome: 'selected'; name: string; kind: PermissionOption['kind'] } | { outcome: 'cancelled' } | { outcome: 'withdrawn' };
 
 export type TextEntry = { kind: 'user'; text: string; attachments?: AttachmentLabel[] } | { kind: 'agent'; text: string } | { kind: 'thought'; text: string };
 
@@ -199,7 +204,7 @@ export type UrlWarning = 'punycode' | 'notHttps' | 'credentials';
  * Pending: Open, Decline, Cancel. Waiting: the user opened it (`accept`), the agent has not said
  * it is done. Ended: the agent stopped (or the session was restored) before it said so.
  */
-export type UrlState = 'pending' | 'waiting' | 'completed' | 'declined' | 'cancelled' | 'ended';
+export type UrlState = 'pending' | 'waiting' | 'completed' | 'declined' | 'cancelled' | 'ended' | 'withdrawn';
 
 /** A URL-mode elicitation: the agent asks the user to open a URL, which opens only on their click. */
 export interface UrlEntry {

@@ -1,6 +1,7 @@
 import type { NewAuditEvent } from '../audit/auditEvent';
 import type { RequestPermissionRequest, RequestPermissionResponse } from '../protocol';
 import type { Transcript } from './transcript';
+import { withdrawOnCancel } from './withdraw';
 
 /** What a permission asked of the user is recorded with: the agent, the transcript (which asks), the audit port. */
 export interface PermissionAuditContext {
@@ -12,12 +13,14 @@ export interface PermissionAuditContext {
 /**
  * Asks the user on the tool call's card (Questions.askPermission), and records in the audit
  * log that it was asked and how it was answered: the option the user chose (allowed or denied by
- * its kind), or `cancelled` when the turn ended, was cancelled or the agent went away first.
+ * its kind), or `cancelled` when the turn ended, was cancelled or the agent went away first, or
+ * withdrew the request (`signal`, see withdraw.ts).
  */
-export function askAudited({ agent, transcript, record }: PermissionAuditContext, request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
-  const answer = transcript.questions.askPermission(request.toolCall, request.options);
-  if (!record) return answer;
+export function askAudited({ agent, transcript, record }: PermissionAuditContext, request: RequestPermissionRequest, signal?: AbortSignal): Promise<RequestPermissionResponse> {
   const { toolCallId } = request.toolCall;
+  const answer = transcript.questions.askPermission(request.toolCall, request.options);
+  withdrawOnCancel(signal, answer, () => transcript.questions.withdraw({ permission: toolCallId }));
+  if (!record) return answer;
   const card = transcript.entries.findLast((e) => e.kind === 'tool' && e.toolCallId === toolCallId);
   // The card has the title the tool call was announced with, or this request's.
   const event = { agent, sessionId: request.sessionId, kind: 'permission', target: card?.kind === 'tool' ? card.title : toolCallId } as const;
@@ -25,7 +28,8 @@ export function askAudited({ agent, transcript, record }: PermissionAuditContext
   return answer.then((response) => {
     const { outcome } = response;
     if (outcome.outcome === 'cancelled') {
-      record({ ...event, decision: 'cancelled', by: 'auto', detail: 'not answered before the turn ended, was cancelled, or the agent stopped' });
+      const why = signal?.aborted ? 'withdrawn by the agent before the user answered' : 'not answered before the turn ended, was cancelled, or the agent stopped';
+      record({ ...event, decision: 'cancelled', by: 'auto', detail: why });
     } else {
       const option = request.options.find((o) => o.optionId === outcome.optionId);
       const allowed = option?.kind.startsWith('allow') ?? false;

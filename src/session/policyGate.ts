@@ -1,4 +1,5 @@
 import type { ConnectionLog } from '../agent/connection';
+import { throwIfCancelled } from '../agent/connectionErrors';
 import { RpcError } from '../protocol/errors';
 import type { ReadTextFileRequest, RequestPermissionRequest, RequestPermissionResponse, WriteTextFileRequest } from '../protocol';
 import { Policy } from '../policy/policy';
@@ -12,6 +13,7 @@ import type { PolicyPort, TerminalPort } from '../runtime/ports';
 import { HOST_ASK_OPTIONS, HOST_ASK_ONCE_OPTIONS, describeReason, pickOption, relatedTool } from './policyCards';
 import type { HostAnswer } from './policyCards';
 import type { Transcript } from './transcript';
+import { withdrawOnCancel } from './withdraw';
 
 /** What a request the host may ask about is, for its card and its error. */
 interface Subject {
@@ -31,7 +33,8 @@ interface Subject {
  * serves it; deny answers the agent with an error and does nothing; ask puts the question on
  * the transcript (the tool call's card when one is running) and waits for the user, whose
  * "for this session" and "always in this workspace" become rules. Without a policy port
- * (tests, the bench) every request is served as asked.
+ * (tests, the bench) every request is served as asked. Each takes the signal of the agent's
+ * request: cancelled (`$/cancel_request`), its question is withdrawn and it is not served.
  */
 export class PolicyGate {
   /** "Allow for this session" choices: they end with the session. */
@@ -50,25 +53,29 @@ export class PolicyGate {
     private readonly record?: (event: NewAuditEvent) => void,
   ) {}
 
-  async readTextFile(request: ReadTextFileRequest, serve: (request: ReadTextFileRequest) => Promise<string>): Promise<string> {
+  async readTextFile(request: ReadTextFileRequest, serve: (request: ReadTextFileRequest) => Promise<string>, signal?: AbortSignal): Promise<string> {
     const paths = await this.port?.relativePaths(request.path, this.roots());
     // No paths: a path confinement refuses, which serving answers (-32602) without a question.
-    if (paths) await this.check({ kind: 'read', paths }, { kind: 'read', sessionId: request.sessionId, verb: 'read', target: request.path, shown: paths[0] ?? request.path, toolKind: 'read' });
+    if (paths) await this.check({ kind: 'read', paths }, { kind: 'read', sessionId: request.sessionId, verb: 'read', target: request.path, shown: paths[0] ?? request.path, toolKind: 'read' }, undefined, signal);
+    throwIfCancelled(signal, 'fs/read_text_file');
     return serve(request);
   }
 
-  async writeTextFile(request: WriteTextFileRequest, serve: (request: WriteTextFileRequest) => Promise<void>): Promise<void> {
+  /** `serve` gets the signal too: a write cancelled before VS Code applies it is not applied. */
+  async writeTextFile(request: WriteTextFileRequest, serve: (request: WriteTextFileRequest, signal?: AbortSignal) => Promise<void>, signal?: AbortSignal): Promise<void> {
     const paths = await this.port?.relativePaths(request.path, this.roots());
-    if (paths) await this.check({ kind: 'write', paths }, { kind: 'write', sessionId: request.sessionId, verb: 'write', target: request.path, shown: paths[0] ?? request.path, toolKind: 'edit' }, await this.port!.writeConcern?.(request, this.roots()));
-    return serve(request);
+    if (paths) await this.check({ kind: 'write', paths }, { kind: 'write', sessionId: request.sessionId, verb: 'write', target: request.path, shown: paths[0] ?? request.path, toolKind: 'edit' }, await this.port!.writeConcern?.(request, this.roots()), signal);
+    throwIfCancelled(signal, 'fs/write_text_file');
+    return serve(request, signal);
   }
 
   /** The session's terminals, with `terminal/create` passing the policy first. */
   terminals(terminals: TerminalPort | undefined): TerminalPort | undefined {
     if (!terminals || !this.port) return terminals;
-    return withCreate(terminals, async (request) => {
+    return withCreate(terminals, async (request, signal) => {
       const line = commandLine(request.command, request.args ?? []);
-      await this.check({ kind: 'terminal', paths: [], command: line }, { kind: 'terminal', sessionId: request.sessionId, verb: 'run', target: line, shown: line, toolKind: 'execute' });
+      await this.check({ kind: 'terminal', paths: [], command: line }, { kind: 'terminal', sessionId: request.sessionId, verb: 'run', target: line, shown: line, toolKind: 'execute' }, undefined, signal);
+      throwIfCancelled(signal, 'terminal/create');
       return terminals.create(request);
     });
   }
@@ -115,7 +122,7 @@ export class PolicyGate {
   }
 
   /** Returns when the request may be served; throws the error the agent gets when it may not. */
-  private async check(request: PolicyRequest, subject: Subject, concern?: string): Promise<void> {
+  private async check(request: PolicyRequest, subject: Subject, concern?: string, signal?: AbortSignal): Promise<void> {
     const verdict = this.policy().decide(request);
     const audit = (decision: NewAuditEvent['decision'], by: NewAuditEvent['by'], detail: string) =>
       this.record?.({ agent: this.agentName, sessionId: subject.sessionId, kind: subject.kind, target: subject.target, decision, by, ...ruleOf(verdict), detail });
@@ -131,8 +138,8 @@ export class PolicyGate {
     }
     const why = [verdict.decision === 'ask' ? describeReason(verdict) : undefined, concern].filter(Boolean).join('; ');
     audit('asked', byRule, why);
-    const answer = await this.ask(subject, why, verdict.decision === 'ask' && !concern);
-    if (answer === 'cancelled') audit('cancelled', 'auto', 'not answered before the turn ended, was cancelled, or the agent stopped');
+    const answer = await this.ask(subject, why, verdict.decision === 'ask' && !concern, signal);
+    if (answer === 'cancelled') audit('cancelled', 'auto', signal?.aborted ? 'withdrawn by the agent before the user answered' : 'not answered before the turn ended, was cancelled, or the agent stopped');
     else audit(answer === 'deny' ? 'denied' : 'allowed', 'user', `chose ${JSON.stringify(HOST_ASK_OPTIONS.find((o) => o.answer === answer)?.name)}`);
     switch (answer) {
       case 'once':
@@ -151,19 +158,21 @@ export class PolicyGate {
   }
 
   /** Asks on the card of the tool call doing it, when one is running; else on a card of its own. */
-  private async ask(subject: Subject, why: string, rememberable: boolean): Promise<HostAnswer> {
+  private async ask(subject: Subject, why: string, rememberable: boolean, signal?: AbortSignal): Promise<HostAnswer> {
     const related = relatedTool(this.transcript.entries, subject);
     const toolCallId = related ?? `acp-host-ask-${this.nextAsk++}`;
     const toolCall = related ? { toolCallId } : { toolCallId, title: `${capitalise(subject.verb)} ${subject.shown}`, kind: subject.toolKind, status: 'pending' as const };
     const options = rememberable ? HOST_ASK_OPTIONS : HOST_ASK_ONCE_OPTIONS;
     const offered = options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
-    const response = await this.transcript.questions.askPermission(toolCall, offered, `ACP Host asks before ${this.agentName} may ${subject.verb} ${subject.shown}: ${why}`);
+    const asked = this.transcript.questions.askPermission(toolCall, offered, `ACP Host asks before ${this.agentName} may ${subject.verb} ${subject.shown}: ${why}`);
+    withdrawOnCancel(signal, asked, () => this.transcript.questions.withdraw({ permission: toolCallId }));
+    const response = await asked;
     const chosen = response.outcome.outcome === 'selected' ? options.find((o) => o.optionId === (response.outcome as { optionId: string }).optionId) : undefined;
     const answer: HostAnswer = chosen?.answer ?? 'cancelled';
     const allowed = answer !== 'deny' && answer !== 'cancelled';
     this.transcript.tools.notePolicy(
       related ? { toolCallId } : { toolCallId, status: allowed ? 'completed' : 'failed' },
-      `ACP Host asked before ${this.agentName} could ${subject.verb} ${subject.shown}: ${chosen ? `"${chosen.name}"` : 'no answer (cancelled)'}`,
+      `ACP Host asked before ${this.agentName} could ${subject.verb} ${subject.shown}: ${chosen ? `"${chosen.name}"` : signal?.aborted ? 'the agent withdrew the request' : 'no answer (cancelled)'}`,
     );
     return answer;
   }

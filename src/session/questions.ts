@@ -80,6 +80,22 @@ export class Questions {
     return true;
   }
 
+  /**
+   * The agent withdrew question `key` (`$/cancel_request`; the connection answered it -32800):
+   * the wait ends and the card says so, with nothing left to answer. False when it was not waiting.
+   */
+  withdraw(key: QuestionKey): boolean {
+    if ('permission' in key) {
+      if (!this.permissionWaits.answer(key.permission)) return false;
+      this.tools.patch(key.permission, { permission: undefined, permissionAnswer: { outcome: 'withdrawn' } });
+      return true;
+    }
+    if (!this.urlEntry(key.form)) return this.answerElicitation(key.form, { action: 'cancel' }, 'withdrawn');
+    if (!this.formWaits.answer(key.form)) return false;
+    this.setUrlState(key.form, 'withdrawn');
+    return true;
+  }
+
   /** An elicitation form (state pending); it is answered through `answerElicitation`. */
   addElicitation(entry: Omit<FormEntry, 'kind' | 'state'>): Promise<CreateElicitationResponse> {
     return this.addWaiting({ kind: 'elicitation', ...entry, state: 'pending' });

@@ -1,4 +1,5 @@
 import type { RunningAgent } from '../agent/launch';
+import { RequestAbortedError } from '../agent/connectionErrors';
 import { agentMethods } from '../protocol/methods';
 import { ErrorCodes } from '../protocol/errors';
 import { legacyTerminalAuth } from '../protocol';
@@ -48,6 +49,8 @@ export class SignIn {
   /** The sign-in just done ("signing in with X"), until the request it was for succeeds. */
   private attempt: string | undefined;
   private busy = false;
+  /** The `authenticate` waiting for the agent, which `cancel` abandons. */
+  private authenticating: AbortController | undefined;
 
   constructor(
     private readonly session: SignInSession,
@@ -57,6 +60,15 @@ export class SignIn {
   /** Waiting for the user to pick a method, or signing in: a prompt or a start waits too. */
   get pending(): boolean {
     return this.session.phase === 'auth' || this.busy;
+  }
+
+  /**
+   * The user gave up on the sign-in in progress (the panel's Cancel, or closing the session): an
+   * `authenticate` still waiting is cancelled (`$/cancel_request`) and the choices come back.
+   * The other methods end through their own UI (the key's input box, the login terminal).
+   */
+  cancel(): void {
+    this.authenticating?.abort();
   }
 
   /** What asked for the sign-in went through (or the user starts over): the next -32000 opens a new round. */
@@ -176,9 +188,24 @@ export class SignIn {
         return undefined;
       }
       default:
-        this.ports.log.info(`Signing in to ${name} with "${method.name}" (authenticate ${method.id})`);
-        await running.connection.request(agentMethods.authenticate, { methodId: method.id });
-        return undefined;
+        return this.runAgent(running, method);
+    }
+  }
+
+  /** `authenticate`: the agent signs the user in; the panel shows it in progress, with its Cancel. */
+  private async runAgent(running: RunningAgent, method: AuthMethod): Promise<Failure | undefined> {
+    this.ports.log.info(`Signing in to ${this.session.agent.name} with "${method.name}" (authenticate ${method.id})`);
+    const mine = (this.authenticating = new AbortController());
+    this.session.setStatus({ signingIn: method.name });
+    try {
+      await running.connection.request(agentMethods.authenticate, { methodId: method.id }, mine.signal);
+      return undefined;
+    } catch (error) {
+      if (error instanceof RequestAbortedError) return { message: `Signing in with "${method.name}" was cancelled.`, cancelled: true };
+      throw error;
+    } finally {
+      this.authenticating = undefined;
+      this.session.setStatus({ signingIn: undefined });
     }
   }
 

@@ -1,5 +1,5 @@
 import type { RunningAgent } from '../agent/launch';
-import { ConnectionClosedError } from '../agent/connection';
+import { ConnectionClosedError } from '../agent/connectionErrors';
 import { ErrorCodes } from '../protocol/errors';
 import { agentMethods } from '../protocol/methods';
 import type { ContentBlock, PromptResponse } from '../protocol';

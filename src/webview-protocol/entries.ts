@@ -65,6 +65,8 @@ export const StopReasonViewSchema = z.enum(['end_turn', 'max_tokens', 'max_turn_
 export const PermissionAnswerViewSchema = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('selected'), name: z.string(), kind: PermissionOptionViewSchema.shape.kind }),
   z.object({ outcome: z.literal('cancelled') }),
+  /** The agent withdrew the request (`$/cancel_request`) before the user chose. */
+  z.object({ outcome: z.literal('withdrawn') }),
 ]);
 
 const tokenCount = z.number().int().nonnegative();
@@ -167,7 +169,8 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
     url: z.string().max(8192).regex(/^https?:\/\/[^\s]+$/i),
     host: z.string().min(1),
     warnings: z.array(z.enum(['punycode', 'notHttps', 'credentials'])),
-    state: z.enum(['pending', 'waiting', 'completed', 'declined', 'cancelled', 'ended']),
+    /** `withdrawn`: the agent cancelled its request (`$/cancel_request`) before the user answered. */
+    state: z.enum(['pending', 'waiting', 'completed', 'declined', 'cancelled', 'ended', 'withdrawn']),
   }),
   /** ACP Host's own word in the conversation (plain text): e.g. signed out. */
   z.object({ kind: z.literal('note'), message: z.string() }),

@@ -34,6 +34,8 @@ export const StatusViewSchema = z.object({
   detail: z.string().optional(),
   /** The sign-in choices the agent listed in `initialize`, when phase is auth. Names only: never a secret. */
   authMethods: z.array(AuthMethodViewSchema).optional(),
+  /** The method an `authenticate` in flight signs in with: the panel shows it, with a way to cancel it. */
+  signingIn: z.string().optional(),
   /** The agents the user can switch to, in the picker's order (names; the host adds them). */
   agents: z.array(z.string()).optional(),
   /** The open sessions, in the switcher's order, and which one the panel shows (the host adds them). */
@@ -135,5 +137,7 @@ export const ViewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('attachRefused'), name: z.string().max(255), reason: z.enum(['tooLarge', 'unsupportedType', 'unreadable']) }),
   /** Sign in with one of the status's `authMethods`. */
   z.object({ type: z.literal('authenticate'), methodId: z.string() }),
+  /** Give up on the sign-in in progress (`signingIn`): the agent's `authenticate` is cancelled. */
+  z.object({ type: z.literal('cancelSignIn') }),
 ]);
 export type ViewToHost = z.infer<typeof ViewToHostSchema>;

@@ -13,7 +13,9 @@ const HINTS: Record<AuthMethodView['type'], string> = {
 
 /**
  * section#auth: in the auth phase, "Sign in to <agent>" and one button per method
- * (button.auth-method[data-method-id]) posting `authenticate`. Names come from the agent: text only.
+ * (button.auth-method[data-method-id]) posting `authenticate`; while the agent signs the user in
+ * (`signingIn`), what it waits for and button.auth-cancel posting `cancelSignIn`. Names come from
+ * the agent: text only.
  */
 export class AuthPanel {
   private shown = '';
@@ -21,7 +23,8 @@ export class AuthPanel {
   constructor(private readonly el: HTMLElement) {
     el.setAttribute('aria-labelledby', 'auth-title');
     el.addEventListener('click', (event) => {
-      const target = (event.target as Element).closest<HTMLButtonElement>('button.auth-method');
+      const target = (event.target as Element).closest<HTMLButtonElement>('button.auth-method, button.auth-cancel');
+      if (target?.classList.contains('auth-cancel')) return post({ type: 'cancelSignIn' });
       const methodId = target?.dataset.methodId;
       if (methodId !== undefined) post({ type: 'authenticate', methodId });
     });
@@ -29,16 +32,22 @@ export class AuthPanel {
 
   render(status: StatusView): void {
     const methods = status.phase === 'auth' ? (status.authMethods ?? []) : [];
-    this.el.hidden = methods.length === 0;
-    const key = JSON.stringify([status.agentName, methods]);
+    const signingIn = status.signingIn;
+    this.el.hidden = methods.length === 0 && signingIn === undefined;
+    const key = JSON.stringify([status.agentName, methods, signingIn ?? null]);
     if (key === this.shown) return;
     this.shown = key;
-    if (methods.length === 0) {
+    if (this.el.hidden) {
       this.el.replaceChildren();
       return;
     }
     const title = h('h2', '', `Sign in to ${clamp(status.agentName, 200)}`);
     title.id = 'auth-title';
+    if (signingIn !== undefined) {
+      const waiting = h('p', 'auth-waiting', `Waiting for ${clamp(status.agentName, 200)} to sign you in with “${clamp(signingIn, 200)}”…`);
+      this.el.replaceChildren(title, waiting, button('auth-cancel', 'Cancel sign-in', 'close'));
+      return;
+    }
     const list = h('div', 'auth-methods');
     for (const method of methods) {
       const b = button('auth-method', clamp(method.name, 200), ICONS[method.type]);

@@ -8,6 +8,7 @@ import { auditReads, auditTerminals, auditWrites } from '../../src/runtime/audit
 import type { AuditRecorder } from '../../src/runtime/auditedPorts';
 import type { TerminalPort } from '../../src/runtime/ports';
 import { askAudited } from '../../src/session/permissionAudit';
+import type { ToolEntry } from '../../src/session/model';
 import { Transcript } from '../../src/session/transcript';
 
 function recorder() {
@@ -143,6 +144,30 @@ describe('permissions', () => {
         ['Fetch https://example.com', 'cancelled', 'auto'],
       ],
     );
+  });
+
+  test('withdrawn by the agent: the card drops its options and says so, the audit says why; a newer question under the same id stays', async () => {
+    const transcript = new Transcript();
+    const cancelled = new AbortController();
+    const events: NewAuditEvent[] = [];
+    const request = { sessionId: 's9', toolCall: { toolCallId: 'c5', title: 'Delete build' }, options };
+    const answer = askAudited({ agent: 'Gemini', transcript, record: (e) => void events.push(e) }, request, cancelled.signal);
+    cancelled.abort();
+    assert.deepEqual(await answer, { outcome: { outcome: 'cancelled' } });
+    const card = () => transcript.entries.find((e): e is ToolEntry => e.kind === 'tool' && e.toolCallId === 'c5');
+    assert.deepEqual([card()?.permission, card()?.permissionAnswer], [undefined, { outcome: 'withdrawn' }]);
+    assert.deepEqual(events.map((e) => [e.decision, e.detail]).at(-1), ['cancelled', 'withdrawn by the agent before the user answered']);
+    assert.equal(transcript.questions.answerPermission('c5', 'yes'), false);
+
+    // Asked again on the same card: the options are back, and the old request's signal is spent.
+    const older = new AbortController();
+    const first = askAudited({ agent: 'Gemini', transcript, record: undefined }, request, older.signal);
+    const second = askAudited({ agent: 'Gemini', transcript, record: undefined }, request);
+    assert.deepEqual(await first, { outcome: { outcome: 'cancelled' } }, 'superseded');
+    older.abort();
+    assert.equal(card()?.permissionAnswer, undefined, 'asked again: no answer yet');
+    assert.ok(transcript.questions.answerPermission('c5', 'no'));
+    assert.deepEqual(await second, { outcome: { outcome: 'selected', optionId: 'no' } });
   });
 
   test('without an audit port the question is only asked', async () => {

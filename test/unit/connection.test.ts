@@ -7,11 +7,12 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import type { Message } from 'vscode-jsonrpc/node';
-import { AcpConnection, ConnectionClosedError, InvalidResultError } from '../../src/agent/connection';
+import { AcpConnection } from '../../src/agent/connection';
+import { ConnectionClosedError, InvalidResultError, RequestAbortedError } from '../../src/agent/connectionErrors';
 import type { ConnectionOptions, TraceDirection } from '../../src/agent/connection';
 import { agentMethods, clientMethods, ErrorCodes } from '../../src/protocol';
 import type { SessionNotification } from '../../src/protocol';
-import { FakePeer, recordingLog, settle } from './helpers/streams';
+import { FakePeer, recordingLog, settle, until } from './helpers/streams';
 import type { WireMessage } from './helpers/streams';
 import { specMessageErrors } from './helpers/officialSchema';
 
@@ -384,7 +385,8 @@ describe('AcpConnection: ids per direction', () => {
   test('a response sent twice in one chunk (a buggy agent), then EOF: the connection still closes and rejects the rest', TIMEOUT, async () => {
     const script = `
       const { PassThrough } = require('node:stream');
-      const { AcpConnection, ConnectionClosedError } = require(${JSON.stringify(path.resolve(__dirname, '../../src/agent/connection.js'))});
+      const { AcpConnection } = require(${JSON.stringify(path.resolve(__dirname, '../../src/agent/connection.js'))});
+      const { ConnectionClosedError } = require(${JSON.stringify(path.resolve(__dirname, '../../src/agent/connectionErrors.js'))});
       const { agentMethods } = require(${JSON.stringify(path.resolve(__dirname, '../../src/protocol/index.js'))});
       const input = new PassThrough();
       const output = new PassThrough();
@@ -524,11 +526,124 @@ describe('AcpConnection: notifications from the agent', () => {
   test('unknown notifications are ignored (and $/ ones silently)', TIMEOUT, async () => {
     const { peer, log, connection } = connect();
     peer.send({ jsonrpc: '2.0', method: '_vendor/status', params: { busy: true } });
-    peer.send({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 3 } });
+    peer.send({ jsonrpc: '2.0', method: '$/progress', params: { token: 3, value: {} } });
     await settle(8);
     assert.match(log.text(), /Ignored notification _vendor\/status/);
-    assert.doesNotMatch(log.text(), /cancel_request/);
+    assert.doesNotMatch(log.text(), /progress/);
     assert.equal(peer.written.length, 0);
+    connection.dispose();
+  });
+});
+
+describe('AcpConnection: $/cancel_request, both ways', () => {
+  const cancelOf = (requestId: string | number) => ({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId } });
+  const isLspCancel = (m: WireMessage) => m.method === '$/cancelRequest';
+
+  test('the agent cancels a pending request: the handler is aborted and the request is answered -32800 once, at once', TIMEOUT, async () => {
+    const { peer, log, connection } = connect();
+    let signal: AbortSignal | undefined;
+    let finish: (() => void) | undefined;
+    connection.onRequest(clientMethods.sessionRequestPermission, (_params, s) => {
+      signal = s;
+      // Answers only when told: after the cancel, this late result must not reach the agent.
+      return new Promise((resolve) => (finish = () => resolve({ outcome: { outcome: 'selected', optionId: 'yes' } })));
+    });
+    peer.send(permissionRequest('perm-7'));
+    await until('the handler to run', () => signal);
+    assert.equal(signal?.aborted, false);
+    peer.send(cancelOf('perm-7'));
+    const response = await peer.responseTo('perm-7');
+    assert.equal(signal?.aborted, true);
+    assert.deepEqual(response, { jsonrpc: '2.0', id: 'perm-7', error: { code: -32800, message: 'Request cancelled: session/request_permission was withdrawn by the agent' } });
+    finish?.();
+    peer.send(cancelOf('perm-7'));
+    await settle(8);
+    assert.equal(peer.written.filter((m) => m.id === 'perm-7').length, 1, 'answered exactly once');
+    assert.match(log.text('info'), /Ignored \$\/cancel_request for "perm-7"/);
+    assertWrittenSpecValid(peer);
+    connection.dispose();
+  });
+
+  test('a cancel for an id never seen, answered already, or of the other type (3 vs "3") changes nothing', TIMEOUT, async () => {
+    const { peer, connection } = connect();
+    const signals: AbortSignal[] = [];
+    let release: (() => void) | undefined;
+    connection.onRequest(clientMethods.fsReadTextFile, (params, signal) => {
+      signals.push(signal);
+      if (params.path.endsWith('a.txt')) return { content: 'quick' };
+      return new Promise((resolve) => (release = () => resolve({ content: 'slow' })));
+    });
+    peer.send(readRequest(1));
+    assert.equal((await peer.responseTo(1)).result?.content, 'quick');
+    peer.send(readRequest(3, '/work/project/b.txt'));
+    await until('the second handler', () => release);
+    peer.send(cancelOf(1));
+    peer.send(cancelOf('3'));
+    peer.send(cancelOf(99));
+    await settle(8);
+    assert.deepEqual(signals.map((s) => s.aborted), [false, false]);
+    release?.();
+    assert.equal((await peer.responseTo(3)).result?.content, 'slow');
+    assert.equal(peer.written.length, 2, 'one answer per request, nothing for the cancels');
+    assertWrittenSpecValid(peer);
+    connection.dispose();
+  });
+
+  test("the agent's LSP $/cancelRequest is not ACP's: the request goes on and gets its result", TIMEOUT, async () => {
+    const { peer, connection } = connect();
+    let signal: AbortSignal | undefined;
+    let release: (() => void) | undefined;
+    connection.onRequest(clientMethods.fsReadTextFile, (_params, s) => {
+      signal = s;
+      return new Promise((resolve) => (release = () => resolve({ content: 'done' })));
+    });
+    peer.send(readRequest(5));
+    await until('the handler', () => release);
+    peer.send({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id: 5 } });
+    await settle(8);
+    assert.equal(signal?.aborted, false);
+    release?.();
+    assert.deepEqual((await peer.responseTo(5)).result, { content: 'done' });
+    connection.dispose();
+  });
+
+  test('we abandon a request: $/cancel_request with its id goes out (never $/cancelRequest), the call rejects at once, a late answer is dropped quietly', TIMEOUT, async () => {
+    const { peer, log, connection } = connect();
+    const first = new AbortController();
+    const list = connection.request(agentMethods.sessionList, { cwd: CWD }, first.signal);
+    const sent = await peer.requestFor('session/list');
+    first.abort();
+    await assert.rejects(list, (e: unknown) => e instanceof RequestAbortedError && /session\/list/.test((e as Error).message));
+    const cancel = await peer.waitFor('the cancel', (m) => m.method === '$/cancel_request');
+    assert.equal(peer.lines.at(-1), `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":${sent.id}}}`);
+    assert.deepEqual(cancel.params, { requestId: sent.id });
+    // The agent answers what it had started anyway: -32800, or (crossing the cancel) a result.
+    peer.send({ jsonrpc: '2.0', id: sent.id, error: { code: -32800, message: 'Request cancelled' } });
+    const second = new AbortController();
+    const again = connection.request(agentMethods.sessionList, { cwd: CWD }, second.signal);
+    const next = await answer(peer, 'session/list', { sessions: [] }, 1);
+    assert.deepEqual(await again, { sessions: [] });
+    second.abort(); // answered already: nothing more to say
+    const late = new AbortController();
+    const crossing = connection.request(agentMethods.sessionList, { cwd: CWD }, late.signal);
+    const third = await peer.waitFor('the third list', (m) => m.method === 'session/list' && m.id !== sent.id && m.id !== next.id);
+    late.abort();
+    await assert.rejects(crossing, RequestAbortedError);
+    peer.send({ jsonrpc: '2.0', id: third.id, result: { sessions: [] } });
+    await settle(8);
+    assert.equal(peer.written.filter((m) => m.method === '$/cancel_request').length, 2, 'one cancel per abandoned request');
+    assert.equal(peer.written.filter(isLspCancel).length, 0);
+    assert.equal(log.text('warn'), '', 'late answers are not strays');
+    assertWrittenSpecValid(peer);
+    connection.dispose();
+  });
+
+  test('a signal aborted before the call sends nothing', TIMEOUT, async () => {
+    const { peer, connection } = connect();
+    await assert.rejects(connection.request(agentMethods.sessionList, { cwd: CWD }, AbortSignal.abort()), RequestAbortedError);
+    await connection.notify(agentMethods.sessionCancel, { sessionId: 's1' });
+    await peer.waitFor('session/cancel', (m) => m.method === 'session/cancel');
+    assert.deepEqual(peer.written.map((m) => m.method), ['session/cancel']);
     connection.dispose();
   });
 });

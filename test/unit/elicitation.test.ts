@@ -171,6 +171,27 @@ test('decline and cancel answer at once; cancelling what waits answers every ope
   assert.equal(elicitations.answer('elicitation-99', 'accept', {}), false);
 });
 
+test('a form the agent withdraws ($/cancel_request) shows withdrawn and takes no answer; the other forms wait on', async () => {
+  const transcript = new Transcript();
+  const elicitations = new Elicitations(transcript, 'Fake', silent);
+  const withdrawnByAgent = new AbortController();
+  const first = elicitations.create(parse(REQUEST), withdrawnByAgent.signal);
+  const second = elicitations.create(parse(REQUEST), new AbortController().signal);
+  const [k1, k2] = transcript.questions.waitingForms;
+  withdrawnByAgent.abort();
+  assert.deepEqual(await first, { action: 'cancel' });
+  assert.deepEqual(transcript.entries.map((e) => (e.kind === 'elicitation' ? e.state : e.kind)), ['withdrawn', 'pending']);
+  for (const entry of transcript.entries) EntryViewSchema.parse(entry);
+  assert.equal(elicitations.answer(k1, 'decline'), false);
+  assert.deepEqual(transcript.questions.waitingForms, [k2]);
+  assert.equal(elicitations.answer(k2, 'decline'), true);
+  assert.deepEqual(await second, { action: 'decline' });
+  // Cancelled before it was shown (the agent was quick): it is shown withdrawn at once.
+  assert.deepEqual(await elicitations.create(parse(REQUEST), AbortSignal.abort()), { action: 'cancel' });
+  const last = transcript.entries.at(-1);
+  assert.equal(last?.kind === 'elicitation' && last.state, 'withdrawn');
+});
+
 test('form mode is advertised only when the panel shows forms (URL mode with it: urlElicitation.test.ts)', () => {
   const ports = { readTextFile: async () => '', log: silent, onTrace: () => undefined };
   assert.equal(clientCapabilities(ports).elicitation, undefined);

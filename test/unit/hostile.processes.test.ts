@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { ConnectionClosedError } from '../../src/agent/connection';
+import { ConnectionClosedError } from '../../src/agent/connectionErrors';
 import { currentEnv } from '../../src/agent/environment';
 import { startAgent } from '../../src/agent/launch';
 import { TerminalManager } from '../../src/agent/terminals';

@@ -264,3 +264,35 @@ test('every decision of the policy and every answer to its questions is audited'
   ]);
   assert.equal(events[0].rule, 'write dist/**: deny (settings)');
 });
+
+test("the agent cancels a write while ACP Host's question waits: the card is withdrawn, nothing is written, the audit says why", async () => {
+  const events: { decision: string; detail?: string }[] = [];
+  const transcript = new Transcript();
+  const port: PolicyPort = {
+    layers: () => ({ settings: new RuleSet([]), workspace: [], protectedPaths: [], autoApprove: 'off' }),
+    relativePaths: async (p) => [p.replace(/^\/ws\//, '')],
+    rememberForWorkspace: () => undefined,
+  };
+  const gate = new PolicyGate(port, transcript, 'Fake', silent, () => ['/ws'], (e) => void events.push(e));
+  const served: string[] = [];
+  const cancelled = new AbortController();
+  const pending = gate.writeTextFile({ sessionId: 's', path: '/ws/.env', content: 'x' }, async (r) => void served.push(r.path), cancelled.signal);
+  const card = await waitingCard(transcript);
+  cancelled.abort();
+  await assert.rejects(pending);
+  const after = transcript.entries.find((e): e is ToolEntry => e.kind === 'tool' && e.toolCallId === card.toolCallId);
+  assert.equal(after?.permission, undefined);
+  assert.deepEqual(after?.permissionAnswer, { outcome: 'withdrawn' });
+  assert.match(after?.policyNote ?? '', /the agent withdrew the request/);
+  assert.equal(transcript.questions.answerPermission(card.toolCallId, 'acp-host:allow-once'), false, 'nothing left to answer');
+  assert.deepEqual(served, []);
+  assert.deepEqual(events.map((e) => e.decision), ['asked', 'cancelled']);
+  assert.match(events[1]?.detail ?? '', /withdrawn by the agent/);
+});
+
+test('a write cancelled before the policy decided is not served, and asks nothing', async () => {
+  const { gate, served, transcript } = setup();
+  await assert.rejects(gate.writeTextFile({ sessionId: 's', path: `${ROOT}/src/a.ts`, content: 'x' }, async (r) => void served.push(r.path), AbortSignal.abort()), (e: unknown) => (e as RpcError).code === ErrorCodes.RequestCancelled);
+  assert.deepEqual(served, []);
+  assert.equal(transcript.entries.length, 0);
+});

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { AgentStartError, startAgent } from '../../src/agent/launch';
 import type { RunningAgent, StartOptions } from '../../src/agent/launch';
 import type { LaunchSpec } from '../../src/agent/process';
-import { ConnectionClosedError } from '../../src/agent/connection';
+import { ConnectionClosedError } from '../../src/agent/connectionErrors';
 import type { AcpConnection } from '../../src/agent/connection';
 import { currentEnv } from '../../src/agent/environment';
 import { LineTail } from '../../src/agent/lineTail';

@@ -103,6 +103,25 @@ test('decline, cancel, the turn ending and the agent going away each end a card 
   assert.deepEqual(cards(restored).map((e) => e.state), ['cancelled', 'ended']);
 });
 
+test('a URL request the agent withdraws ($/cancel_request) shows withdrawn and takes no answer; once opened, a late cancel changes nothing', async () => {
+  const transcript = new Transcript();
+  const elicitations = new Elicitations(transcript, 'Fake', silent);
+  const first = new AbortController();
+  const second = new AbortController();
+  const withdrawn = elicitations.create(request('https://a.example/', 'a'), first.signal);
+  const opened = elicitations.create(request('https://b.example/', 'b'), second.signal);
+  const [a, b] = cards(transcript);
+  first.abort();
+  assert.deepEqual(await withdrawn, { action: 'cancel' });
+  assert.equal(elicitations.answer(a.requestKey, 'accept'), false);
+  assert.ok(elicitations.answer(b.requestKey, 'accept'));
+  second.abort();
+  assert.deepEqual(await opened, { action: 'accept' });
+  assert.deepEqual(cards(transcript).map((e) => e.state), ['withdrawn', 'waiting']);
+  for (const card of cards(transcript)) EntryViewSchema.parse(card);
+  assert.equal(elicitations.complete('a'), false, 'a withdrawn card does not complete');
+});
+
 test('URL mode is advertised with form mode, only when the panel shows elicitations; the capabilities are valid', () => {
   const ports = { readTextFile: async () => '', log: silent, onTrace: () => undefined };
   assert.equal(clientCapabilities(ports).elicitation, undefined);

@@ -520,9 +520,20 @@ test('auth phase: "Sign in to <agent>" with one button per method, each posting 
       { type: 'authenticate', methodId: 'cli"] button' },
       { type: 'authenticate', methodId: 'login' },
     ]);
-    // Leaving the phase (signing in, then ready) takes the choices away.
+    // Leaving the phase (signing in, then ready) takes the choices away; while the agent signs
+    // the user in, the panel says so and offers to cancel.
     await h.render(page, { type: 'status', status: h.status('starting', { authMethods: methods }) });
     assert.equal(await page.locator('#auth').isVisible(), false);
+    await h.render(page, { type: 'status', status: h.status('starting', { agentName: '<i>Evil</i> agent', signingIn: '<b>Log</b> in' }) });
+    assert.equal(await page.locator('#auth').isVisible(), true);
+    assert.equal(await page.locator('#auth button.auth-method').count(), 0);
+    assert.equal(await page.locator('#auth .auth-waiting').textContent(), 'Waiting for <i>Evil</i> agent to sign you in with “<b>Log</b> in”…');
+    await page.locator('#auth button.auth-cancel').click();
+    assert.deepEqual((await intents(page)).at(-1), { type: 'cancelSignIn' });
+    await h.render(page, { type: 'status', status: h.status('auth', { authMethods: methods, detail: 'Signing in with "Log in" was cancelled.' }) });
+    assert.equal(await page.locator('#auth button.auth-cancel').count(), 0);
+    assert.equal(await page.locator('#auth button.auth-method').count(), 3);
+    await h.render(page, { type: 'status', status: h.status('starting', { signingIn: 'Log in' }) });
     await h.render(page, { type: 'status', status: h.status('ready') });
     assert.equal(await page.locator('#auth button').count(), 0);
     await h.assertClean(page, assert);

@@ -127,6 +127,37 @@ test('tool cards: the codicon of each kind and the words of each status', async 
   });
 });
 
+test('a question the agent withdrew: its options go and "Withdrawn by the agent" shows; a withdrawn form or URL card says so, with nothing to answer', async () => {
+  const options = [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }];
+  const form = { kind: 'elicitation', requestKey: 'elicitation-1', agentName: 'Fake', message: 'Which port?', title: 'Port', toolCallId: null, fields: [{ name: 'port', title: 'Port', description: null, required: true, type: 'integer' }], state: 'pending' };
+  const url = { kind: 'urlElicitation', requestKey: 'elicitation-2', agentName: 'Fake', message: 'Sign in', toolCallId: null, url: 'https://example.com/login', host: 'example.com', warnings: [], state: 'pending' };
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot([tool({ status: 'pending', permission: options }), form, url], { status: h.status('prompting') }));
+    const card = page.locator(`${entry(0)}.entry-tool`);
+    assert.equal(await card.locator('.permission button.option').count(), 2);
+    assert.equal(await page.locator(`${entry(1)} form`).count(), 1);
+    assert.ok((await page.locator(`${entry(2)} button`).count()) > 0);
+    await h.render(page, { type: 'batch', messages: [
+      { type: 'entry', index: 0, entry: tool({ status: 'pending', permissionAnswer: { outcome: 'withdrawn' } }) },
+      { type: 'entry', index: 1, entry: { ...form, state: 'withdrawn' } },
+      { type: 'entry', index: 2, entry: { ...url, state: 'withdrawn' } },
+    ] });
+    assert.equal(await card.locator('.permission, .permission button').count(), 0, 'nothing left to choose');
+    const answer = card.locator('.permission-answer');
+    assert.equal(await answer.getAttribute('data-outcome'), 'withdrawn');
+    assert.equal((await answer.innerText()).trim(), 'Withdrawn by the agent');
+    assert.equal(await answer.locator('.codicon-circle-slash').count(), 1);
+    const withdrawnForm = page.locator(`${entry(1)}.entry-elicitation`);
+    assert.equal(await withdrawnForm.getAttribute('data-state'), 'withdrawn');
+    assert.equal(await withdrawnForm.locator('form, button').count(), 0);
+    assert.equal((await withdrawnForm.locator('.badge-elicitation-withdrawn').innerText()).trim(), 'Withdrawn by the agent');
+    const withdrawnUrl = page.locator(`${entry(2)}`);
+    assert.equal(await withdrawnUrl.getAttribute('data-state'), 'withdrawn');
+    assert.equal(await withdrawnUrl.locator('button').count(), 0);
+    assert.equal((await withdrawnUrl.locator('.badge-url-withdrawn').innerText()).trim(), 'Withdrawn by the agent');
+  });
+});
+
 test('a permission answered shows the option chosen, allowed or denied; a card left pending or unfinished by it shows no status badge', async () => {
   const answered = (name, kind) => ({ outcome: 'selected', name, kind });
   await h.withPanel(env, {}, async (page) => {

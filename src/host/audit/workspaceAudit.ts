@@ -53,7 +53,7 @@ export class WorkspaceAudit implements vscode.Disposable {
    */
   ports(
     agent: string,
-    served: { read: SourcedRead; write: (request: WriteTextFileRequest) => Promise<void>; terminals: TerminalPort },
+    served: { read: SourcedRead; write: (request: WriteTextFileRequest, signal?: AbortSignal) => Promise<void>; terminals: TerminalPort },
   ): Pick<AgentPorts, 'readTextFile' | 'writeTextFile' | 'terminals' | 'audit'> {
     const record: AuditRecorder = (event) => void this.log.record({ agent, ...event });
     return {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ConnectionLog } from '../../agent/connection';
 import type { WriteTextFileRequest } from '../../protocol';
 import { RpcError } from '../../protocol/errors';
+import { throwIfCancelled } from '../../agent/connectionErrors';
 import { resolveWorkspacePath } from './workspacePaths';
 
 type WriteLog = Pick<ConnectionLog, 'info' | 'warn' | 'error'>;
@@ -23,8 +24,14 @@ type WriteLog = Pick<ConnectionLog, 'info' | 'warn' | 'error'>;
  *   -32602 and nothing is touched.
  *   `beforeWrite` then sees the file as it was (the edit review's baseline).
  *   A failed create, edit or save is -32603 with the reason.
+ * - `signal`: the agent cancelled the request (`$/cancel_request`). It is looked at before each
+ *   change (the create, the edit): what was not applied by then is not applied.
  */
-export async function writeTextFile(request: WriteTextFileRequest, roots: readonly string[], log?: WriteLog, beforeWrite?: (uri: vscode.Uri) => Promise<void>): Promise<void> {
+export async function writeTextFile(
+  request: WriteTextFileRequest,
+  roots: readonly string[],
+  { log, beforeWrite, signal }: { log?: WriteLog; beforeWrite?: (uri: vscode.Uri) => Promise<void>; signal?: AbortSignal } = {},
+): Promise<void> {
   const uri = await resolveWorkspacePath(request.path, roots, log);
   // Only a confined path reaches the hook (the edit review keeps the file's text from before).
   await beforeWrite?.(uri);
@@ -36,6 +43,7 @@ export async function writeTextFile(request: WriteTextFileRequest, roots: readon
   let document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (!document) {
     if (!(await exists(uri))) {
+      throwIfCancelled(signal, 'fs/write_text_file');
       const create = new vscode.WorkspaceEdit();
       create.createFile(uri, { ignoreIfExists: true });
       if (!(await vscode.workspace.applyEdit(create))) throw fail('VS Code did not create the file');
@@ -50,6 +58,7 @@ export async function writeTextFile(request: WriteTextFileRequest, roots: readon
   const eol = document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
   if (document.getText() !== request.content.replace(/\r\n|\r|\n/g, eol)) {
     if (document.isDirty) log?.warn(`fs/write_text_file replaces unsaved changes in ${uri.fsPath}; Undo in its editor brings them back.`);
+    throwIfCancelled(signal, 'fs/write_text_file');
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end), request.content);
     if (!(await vscode.workspace.applyEdit(edit))) throw fail('VS Code did not apply the edit (is the file read-only?)');

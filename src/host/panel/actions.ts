@@ -23,6 +23,7 @@ export type ShownSession = Pick<
   | 'transcript'
   | 'start'
   | 'authenticate'
+  | 'cancelSignIn'
   | 'signOut'
   | 'restart'
   | 'prompt'
@@ -95,6 +96,7 @@ const INTENT_ACTIONS: { [K in PanelIntent['type']]: HostAction<Extract<PanelInte
   start: { run: ({ host, session }) => host.startSession(session) },
   restart: { run: ({ session }) => session.restart() },
   authenticate: { run: ({ session, intent }) => session.authenticate(intent.methodId) },
+  cancelSignIn: { run: ({ session }) => session.cancelSignIn() },
   chooseAgent: { run: ({ host, intent }) => host.chooseAgent(intent.name) },
   prompt: { needs: 'agent', run: ({ session, intent }) => session.prompt(intent.text) },
   unqueue: { run: ({ session, intent }) => session.unqueue(intent.id) },

@@ -40,7 +40,7 @@ function item(entry: HistoryEntry, canDelete: boolean): Item {
  * time, "Load more…" while there is a next cursor) when it offers it, else the sessions this
  * extension opened here (every agent's). Resolves with the one picked.
  */
-export async function pickFromHistory(source: HistorySource): Promise<HistoryEntry | undefined> {
+export function pickFromHistory(source: HistorySource): Promise<HistoryEntry | undefined> {
   const pick = vscode.window.createQuickPick<Item>();
   pick.title = 'Session History';
   pick.placeholder = 'Open a past session';
@@ -49,32 +49,28 @@ export async function pickFromHistory(source: HistorySource): Promise<HistoryEnt
   const canDelete = fromAgent ? fromAgent.features.has('delete') : true;
   let cursor: string | undefined;
   let items: Item[] = [];
+  // Closing the picker abandons a page still loading: `session/list` is cancelled ($/cancel_request).
+  const closed = new AbortController();
+  const showItems = () => {
+    pick.items = items;
+    if (items.length === 0) pick.placeholder = 'No past sessions in this workspace yet';
+  };
 
   const loadPage = async () => {
     pick.busy = true;
     try {
-      const page = await fromAgent!.list(cursor);
+      const page = await fromAgent!.list(cursor, closed.signal);
       const agentName = fromAgent!.agent.name;
       cursor = page.nextCursor ?? undefined;
       items = [...items.filter((i) => !i.more), ...page.sessions.map((s) => item({ agentName, sessionId: s.sessionId, title: s.title ?? '', updatedAt: s.updatedAt ?? undefined }, canDelete))];
       if (cursor) items.push({ label: '$(ellipsis) Load more…', more: true, alwaysShow: true });
     } catch (error) {
+      if (closed.signal.aborted) return; // nobody is looking any more
       items = [{ label: `$(error) ${fromAgent!.agent.name} could not list its sessions`, detail: (error as Error).message }];
-    } finally {
-      pick.busy = false;
     }
-    pick.items = items;
+    pick.busy = false;
+    showItems();
   };
-
-  if (fromAgent) {
-    pick.show();
-    await loadPage();
-  } else {
-    items = source.store.records().map((r: SessionRecord) => item(r, canDelete));
-    pick.items = items;
-    pick.show();
-  }
-  if (items.length === 0) pick.placeholder = 'No past sessions in this workspace yet';
 
   return new Promise<HistoryEntry | undefined>((resolve) => {
     pick.onDidAccept(() => {
@@ -94,9 +90,19 @@ export async function pickFromHistory(source: HistorySource): Promise<HistoryEnt
         void vscode.window.showWarningMessage(`Could not delete the session: ${(error as Error).message}`);
       }
     });
+    // Listened to before the first page loads: the user may close the picker while it does.
     pick.onDidHide(() => {
+      closed.abort();
       resolve(undefined);
       pick.dispose();
     });
+    if (fromAgent) {
+      pick.show();
+      void loadPage();
+    } else {
+      items = source.store.records().map((r: SessionRecord) => item(r, canDelete));
+      showItems();
+      pick.show();
+    }
   });
 }

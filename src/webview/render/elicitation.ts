@@ -22,6 +22,7 @@ const STATE_WORDS: Record<ElicitationEntryView['state'], string> = {
   accepted: 'Sent',
   declined: 'Declined',
   cancelled: 'Cancelled',
+  withdrawn: 'Withdrawn by the agent',
 };
 
 export function renderElicitation(el: HTMLElement, entry: ElicitationEntryView): void {

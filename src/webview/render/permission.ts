@@ -30,9 +30,13 @@ export function renderPermission(options: readonly PermissionOptionView[], toolC
 /** How the question was answered: the option chosen (by its kind, allowed or denied), or none. */
 export function renderPermissionAnswer(answer: PermissionAnswerView): HTMLElement {
   const line = h('div', 'permission-answer');
-  line.dataset.outcome = answer.outcome === 'cancelled' ? 'cancelled' : answer.kind;
+  line.dataset.outcome = answer.outcome === 'selected' ? answer.kind : answer.outcome;
   const [iconName, words] =
-    answer.outcome === 'cancelled' ? ['circle-slash', 'Not answered (cancelled)'] : [optionIcon(answer.kind), `${answer.kind.startsWith('allow') ? 'Allowed' : 'Denied'}: ${answer.name}`];
+    answer.outcome === 'cancelled'
+      ? ['circle-slash', 'Not answered (cancelled)']
+      : answer.outcome === 'withdrawn'
+        ? ['circle-slash', 'Withdrawn by the agent']
+        : [optionIcon(answer.kind), `${answer.kind.startsWith('allow') ? 'Allowed' : 'Denied'}: ${answer.name}`];
   appendSpaced(line, icon(iconName), h('span', 'permission-answer-text', words));
   return line;
 }

@@ -29,6 +29,8 @@ function stateWords(entry: UrlElicitationEntryView): string {
       return 'Cancelled';
     case 'ended':
       return 'Ended';
+    case 'withdrawn':
+      return 'Withdrawn by the agent';
   }
 }
 
