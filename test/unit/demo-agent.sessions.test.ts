@@ -37,6 +37,12 @@ async function withAgent<T>(stateDir: string, fn: (agent: DemoClient, init: Mess
   }
 }
 
+/** stderr and stdout are two pipes: a line the agent logged before an answer may arrive after it. */
+async function logged(agent: DemoClient, line: RegExp): Promise<void> {
+  for (const started = Date.now(); !line.test(agent.stderr) && Date.now() - started < 5000; ) await new Promise((r) => setTimeout(r, 10));
+  assert.match(agent.stderr, line);
+}
+
 async function newSession(agent: DemoClient, cwd: string, ...prompts: string[]): Promise<string> {
   const { sessionId } = await agent.result('session/new', { cwd, mcpServers: [] });
   for (const text of prompts) await agent.result('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
@@ -214,7 +220,7 @@ describe('demo agent sessions kept on disk', () => {
     writeFileSync(file, '{"version":1,"sessions":[{"sessionId":"demo-trunc');
     await withAgent(stateDir, async (agent) => {
       assert.deepEqual((await agent.result('session/list', { cwd })).sessions, []);
-      assert.match(agent.stderr, /corrupt state file/);
+      await logged(agent, /corrupt state file/);
       const sessionId = await newSession(agent, cwd, '/help');
       assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')).sessions.map((s: Message) => s.sessionId), [sessionId]);
     });
