@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { CancellationTokenSource, createMessageConnection, ResponseError } from 'vscode-jsonrpc/node';
 import type { CancellationToken, Logger, Message, MessageConnection } from 'vscode-jsonrpc/node';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { RpcError, formatZodError } from '../protocol/errors';
 import { protocolMethods } from '../protocol/methods';
 import { ConnectionClosedError, InvalidResultError, RequestAbortedError, errorAnswer, toResponseError } from './connectionErrors';
@@ -10,12 +10,12 @@ import { NdjsonMessageReader, NdjsonMessageWriter } from './ndjson';
 import type { SkippedLine } from './ndjson';
 
 /** What the connection needs to know of a method; the protocol layer's method table has this shape. */
-export interface RequestSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+export interface RequestSpec<P extends z.ZodMiniType = z.ZodMiniType, R extends z.ZodMiniType = z.ZodMiniType> {
   readonly method: string;
   readonly params: P;
   readonly result: R;
 }
-export interface NotificationSpec<P extends z.ZodType = z.ZodType> {
+export interface NotificationSpec<P extends z.ZodMiniType = z.ZodMiniType> {
   readonly method: string;
   readonly params: P;
 }
@@ -45,8 +45,8 @@ export interface ConnectionOptions {
  * Compiled once per process (some 30 ms for `session/update`), which pays off only for streams:
  * requests and results, a few per prompt, keep the interpreter.
  */
-const compiledSchemas = new WeakMap<z.ZodType, z.ZodType>();
-function compiled<T extends z.ZodType>(schema: T): T {
+const compiledSchemas = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
+function compiled<T extends z.ZodMiniType>(schema: T): T {
   let fast = compiledSchemas.get(schema);
   if (!fast) compiledSchemas.set(schema, (fast = z.compile(schema)));
   return fast as T;
@@ -152,7 +152,7 @@ export class AcpConnection {
    * Sends a request; `signal` abandons it: the agent is told with `$/cancel_request` and the call
    * rejects at once with RequestAbortedError (the agent's late answer is then dropped quietly).
    */
-  async request<P extends z.ZodType, R extends z.ZodType>(spec: RequestSpec<P, R>, params: z.output<P>, signal?: AbortSignal): Promise<z.output<R>> {
+  async request<P extends z.ZodMiniType, R extends z.ZodMiniType>(spec: RequestSpec<P, R>, params: z.output<P>, signal?: AbortSignal): Promise<z.output<R>> {
     if (this.isClosed) throw new ConnectionClosedError(spec.method);
     if (signal?.aborted) throw new RequestAbortedError(spec.method);
     // Never a token without a signal: vscode-jsonrpc cancels through the strategy above (ACP's
@@ -179,7 +179,7 @@ export class AcpConnection {
     return parsed.data;
   }
 
-  async notify<P extends z.ZodType>(spec: NotificationSpec<P>, params: z.output<P>): Promise<void> {
+  async notify<P extends z.ZodMiniType>(spec: NotificationSpec<P>, params: z.output<P>): Promise<void> {
     if (this.isClosed) return; // a notification to a dead agent has no one to tell
     await this.rpc.sendNotification(spec.method, params);
   }
@@ -189,7 +189,7 @@ export class AcpConnection {
    * the agent cancels the request (`$/cancel_request`): it is answered -32800 then, at once, and
    * the handler should drop what it has not done. What it throws is answered as `errorAnswer` says.
    */
-  onRequest<P extends z.ZodType, R extends z.ZodType>(
+  onRequest<P extends z.ZodMiniType, R extends z.ZodMiniType>(
     spec: RequestSpec<P, R>,
     handler: (params: z.output<P>, signal: AbortSignal) => Promise<z.output<R>> | z.output<R>,
   ): void {
@@ -213,7 +213,7 @@ export class AcpConnection {
     });
   }
 
-  onNotification<P extends z.ZodType>(spec: NotificationSpec<P>, handler: (params: z.output<P>) => void): void {
+  onNotification<P extends z.ZodMiniType>(spec: NotificationSpec<P>, handler: (params: z.output<P>) => void): void {
     this.notificationMethods.add(spec.method);
     const params = compiled(spec.params);
     const handle = (raw: unknown) => {

@@ -1,7 +1,7 @@
 // One line of the workspace's audit log: what an agent did or asked through ACP Host, and who
 // decided how it went. Validated with zod where it is read back (the log's file is a file on
 // disk: an older version, a crash mid-write or a hand edit may have left anything in it).
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** What was asked: a write, a read outside the open buffers, a terminal command, a permission, a sign-in, a sign-out. */
 export const AUDIT_KINDS = ['write', 'read', 'terminal', 'permission', 'sign-in', 'sign-out'] as const;
@@ -19,16 +19,16 @@ export const AuditEventSchema = z.object({
   time: z.iso.datetime({ offset: true }),
   agent: z.string(),
   /** The agent's id of the session the request named. */
-  sessionId: z.string().optional(),
+  sessionId: z.optional(z.string()),
   kind: z.enum(AUDIT_KINDS),
   /** The path as the agent named it, the command line, or the tool call's title for a permission. */
   target: z.string(),
   decision: z.enum(AUDIT_DECISIONS),
   by: z.enum(AUDIT_DECIDERS),
   /** The rule that decided, when one did. */
-  rule: z.string().optional(),
+  rule: z.optional(z.string()),
   /** Anything else worth knowing: the option chosen, why it failed, how much was written. */
-  detail: z.string().optional(),
+  detail: z.optional(z.string()),
 });
 export type AuditEvent = z.infer<typeof AuditEventSchema>;
 

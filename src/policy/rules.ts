@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { commandMatcher, globMatcher } from './globs';
 
 /** What an agent asks of VS Code that the policy sees. */
@@ -11,11 +11,11 @@ export type RuleSource = 'settings' | 'workspace' | 'session';
 export const RuleSchema = z.object({
   request: z.enum(['write', 'read', 'terminal', 'permission', '*']),
   /** Tool kinds (ACP `ToolKind`: read, edit, execute, …) a permission rule applies to. */
-  toolKind: z.array(z.string()).optional(),
+  toolKind: z.optional(z.array(z.string())),
   /** A glob over workspace-relative paths (`/`-separated, case-insensitive). */
-  path: z.string().min(1).optional(),
+  path: z.optional(z.string().check(z.minLength(1))),
   /** A command-line pattern for terminal rules: `*` is any run of characters, `\*` a star. */
-  command: z.string().min(1).optional(),
+  command: z.optional(z.string().check(z.minLength(1))),
   decision: z.enum(['allow', 'ask', 'deny']),
 });
 export type Rule = z.infer<typeof RuleSchema>;

@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
+import './schema/locale';
 
 /** The JSON-RPC and ACP error codes the spec names; peers may send any other int32 too. */
 export const ErrorCodes = {
@@ -84,7 +85,7 @@ function formatPath(path: Path): string {
  * A short message for a -32602 answer or a log line: `path: message` for the first few issues,
  * e.g. `update.content.text: Invalid input: expected string, received undefined`.
  */
-export function formatZodError(error: z.ZodError, maxIssues = 3): string {
+export function formatZodError(error: z.core.$ZodError, maxIssues = 3): string {
   const issues = error.issues.flatMap((issue) => closestIssues(issue, []));
   const shown = issues.slice(0, maxIssues).map(({ path, message }) => `${formatPath(path)}: ${message}`);
   const more = issues.length - shown.length;

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import * as s from './schema';
 
 // Every ACP v1 method with its wire name and the schemas of its params and result, for
@@ -8,15 +8,15 @@ import * as s from './schema';
 export interface RequestMethod {
   readonly kind: 'request';
   readonly method: string;
-  readonly params: z.ZodType;
-  readonly result: z.ZodType;
+  readonly params: z.ZodMiniType;
+  readonly result: z.ZodMiniType;
 }
 
 /** Gets no response. */
 export interface NotificationMethod {
   readonly kind: 'notification';
   readonly method: string;
-  readonly params: z.ZodType;
+  readonly params: z.ZodMiniType;
 }
 
 export type Method = RequestMethod | NotificationMethod;

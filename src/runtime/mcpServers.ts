@@ -3,18 +3,22 @@
 // Env and header values may be secrets: nothing here puts them in a message.
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Env } from '../agent/environment';
 import type { McpCapabilities, McpServer } from '../protocol';
 
-const name = z.string().trim().min(1);
-const pairs = z.record(z.string(), z.string()).default({});
+const name = z.string().check(z.trim(), z.minLength(1));
+const pairs = z._default(z.record(z.string(), z.string()), {});
 
-const StdioSetting = z
-  .object({ name, type: z.literal('stdio').optional(), command: z.string().min(1), args: z.array(z.string()).default([]), env: pairs })
-  .strict();
-const HttpSetting = z.object({ name, type: z.literal('http'), url: z.url(), headers: pairs }).strict();
-const SseSetting = z.object({ name, type: z.literal('sse'), url: z.url(), headers: pairs }).strict();
+const StdioSetting = z.strictObject({
+  name,
+  type: z.optional(z.literal('stdio')),
+  command: z.string().check(z.minLength(1)),
+  args: z._default(z.array(z.string()), []),
+  env: pairs,
+});
+const HttpSetting = z.strictObject({ name, type: z.literal('http'), url: z.url(), headers: pairs });
+const SseSetting = z.strictObject({ name, type: z.literal('sse'), url: z.url(), headers: pairs });
 
 export type McpServerSetting = z.infer<typeof StdioSetting> | z.infer<typeof HttpSetting> | z.infer<typeof SseSetting>;
 

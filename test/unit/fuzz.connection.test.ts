@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { AcpConnection } from '../../src/agent/connection';
 import { agentMethods, clientMethods, ErrorCodes } from '../../src/protocol';
 import { FakePeer, recordingLog } from './helpers/streams';
@@ -70,7 +70,7 @@ function owed(line: string): Owed {
     return error(answerTo, ErrorCodes.InvalidRequest);
   }
   // ACP params are named: positional (array) params are invalid params, whatever they hold.
-  const validParams = (schema: z.ZodType) => !Array.isArray(m.params) && schema.safeParse(m.params ?? {}).success;
+  const validParams = (schema: z.ZodMiniType) => !Array.isArray(m.params) && schema.safeParse(m.params ?? {}).success;
   if (!isRequest) return m.method === 'session/update' && validParams(clientMethods.sessionUpdate.params) ? { kind: 'update' } : NOTHING;
   const serve = servedByMethod.get(m.method);
   if (!serve) return error(answerTo, ErrorCodes.MethodNotFound);

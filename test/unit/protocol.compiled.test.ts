@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { clientMethods } from '../../src/protocol/methods';
 
 const corpusDir = path.resolve(__dirname, '../../../test/fixtures/protocol-corpus');
@@ -25,14 +25,14 @@ function mutate(value: unknown, at: number, replacement: unknown): unknown {
   return walk(value);
 }
 
-const outcome = (result: z.ZodSafeParseResult<unknown>) => (result.success ? { ok: true, data: result.data } : { ok: false, issues: result.error.issues });
+const outcome = (result: z.util.SafeParseResult<unknown>) => (result.success ? { ok: true, data: result.data } : { ok: false, issues: result.error.issues });
 
 for (const [name, def] of [
   ['sessionUpdate', 'SessionNotification'],
   ['elicitationComplete', 'CompleteElicitationNotification'],
 ] as const) {
   test(`${clientMethods[name].method}: the compiled parser agrees with zod's own on the corpus and 20,000 mutations of it`, () => {
-    const schema = clientMethods[name].params as z.ZodType;
+    const schema = clientMethods[name].params as z.ZodMiniType;
     const fast = z.compile(schema);
     const corpus = samples(def);
     let rejected = 0;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import test from 'node:test';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import * as protocol from '../../src/protocol';
 import { agentMethods, clientMethods, formatZodError, protocolMethods, type Method } from '../../src/protocol';
 import { assertSpecMessage, assertSpecValid, specMethods, type Sender } from './helpers/officialSchema';
@@ -31,10 +31,10 @@ function samplesOf(def: string): unknown[] {
 const renamed: Record<string, string> = { Error: 'JsonRpcError' };
 
 /** Our zod schema for a `$defs` type, by the naming convention `<Def>Schema`. */
-function zodSchemaFor(def: string): z.ZodType {
+function zodSchemaFor(def: string): z.ZodMiniType {
   const schema = (protocol as Record<string, unknown>)[`${renamed[def] ?? def}Schema`];
   if (!schema) throw new Error(`src/protocol exports no schema for $defs/${def}`);
-  return schema as z.ZodType;
+  return schema as z.ZodMiniType;
 }
 
 const ourMethods = new Map<string, Method>(
@@ -44,7 +44,7 @@ const ourMethods = new Map<string, Method>(
   ]),
 );
 
-function assertParsesToItself(schema: z.ZodType, sample: unknown, label: string): void {
+function assertParsesToItself(schema: z.ZodMiniType, sample: unknown, label: string): void {
   const parsed = schema.safeParse(sample);
   assert.ok(parsed.success, `${label}: ${parsed.success || formatZodError(parsed.error)}`);
   // Nothing the spec defines is dropped or altered by our schema.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import * as p from '../../src/protocol';
 import { officialSchema, specMessageErrors, specValidator } from './helpers/officialSchema';
 
@@ -11,7 +11,7 @@ import { officialSchema, specMessageErrors, specValidator } from './helpers/offi
 const sessionId = 'sess_1';
 const text = { type: 'text', text: 'hi' };
 
-const invalid: Array<[def: string, schema: z.ZodType, sample: unknown, why: string]> = [
+const invalid: Array<[def: string, schema: z.ZodMiniType, sample: unknown, why: string]> = [
   ['SessionNotification', p.SessionNotificationSchema, { update: { sessionUpdate: 'plan', entries: [] } }, 'no sessionId'],
   ['SessionNotification', p.SessionNotificationSchema, { sessionId: 1, update: { sessionUpdate: 'plan', entries: [] } }, 'numeric sessionId'],
   ['SessionNotification', p.SessionNotificationSchema, { sessionId }, 'no update'],

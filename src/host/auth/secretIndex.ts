@@ -1,7 +1,7 @@
 // Where `env_var` sign-in values are kept: one SecretStorage entry per agent (its name AND its
 // launch identity, runtime/agentIdentity.ts) and variable, and an index of the variable names
 // (never the values) in globalState, so they can be listed and forgotten. Pure (no vscode).
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { SecretOwner } from '../../runtime/agentIdentity';
 
 const IndexEntrySchema = z.object({ name: z.string(), identity: z.string(), vars: z.array(z.string()) });

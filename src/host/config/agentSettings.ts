@@ -1,14 +1,14 @@
 // The entries of acpHost.agents, validated: what the user's settings (or a workspace's, after
 // consent) define as agents. Pure (no vscode), so it is unit-tested in plain Node.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { DEMO_AGENT_NAME } from './settingValues';
 
 export const AgentSettingSchema = z.object({
-  name: z.string().min(1),
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
-  cwd: z.string().optional(),
+  name: z.string().check(z.minLength(1)),
+  command: z.string().check(z.minLength(1)),
+  args: z._default(z.array(z.string()), []),
+  env: z._default(z.record(z.string(), z.string()), {}),
+  cwd: z.optional(z.string()),
 });
 export type AgentSetting = z.infer<typeof AgentSettingSchema>;
 

@@ -1,12 +1,12 @@
 // The user's decisions about a workspace's settings, as kept in the extension's globalState (not
 // in the workspace, which could forge them), and what they make of a proposal. Pure (no vscode).
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { GATED_SETTINGS } from './workspaceProposals';
 import type { Proposal } from './workspaceProposals';
 
 export const DecisionSchema = z.object({
   /** consentKey of the value decided on. */
-  key: z.string().min(1),
+  key: z.string().check(z.minLength(1)),
   setting: z.enum(GATED_SETTINGS),
   /** The agent's or server's name ("environment" for acpHost.environment). */
   name: z.string(),
@@ -14,7 +14,7 @@ export const DecisionSchema = z.object({
   /** What it runs, in one line (env names, never values): shown when the decisions are listed. */
   summary: z.string(),
   /** An allowed agent's launch identity: its processes are stopped when the decision is revoked. */
-  identity: z.string().optional(),
+  identity: z.optional(z.string()),
   decidedAt: z.string(),
 });
 export type Decision = z.infer<typeof DecisionSchema>;

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { RuleSchema } from '../../policy/rules';
 import type { Rule, SourcedRule } from '../../policy/rules';
 

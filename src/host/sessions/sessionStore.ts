@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { EntryViewSchema } from '../../webview-protocol/entries';
 import type { EntryView } from '../../webview-protocol/entries';
 import type { SessionDetails } from '../../session/sessionOrigin';
@@ -18,8 +18,8 @@ export interface SessionRecord extends SessionDetails {
 // A record's details, checked when read back: one that does not fit is dropped (the session then
 // opens with the workspace's folders, and without its fork header), never trusted.
 const DetailsSchema = z.object({
-  roots: z.object({ cwd: z.string(), additionalDirectories: z.array(z.string()) }).optional().catch(undefined),
-  forkOf: z.object({ sessionId: z.string(), title: z.string(), note: z.string().nullable() }).optional().catch(undefined),
+  roots: z.catch(z.optional(z.object({ cwd: z.string(), additionalDirectories: z.array(z.string()) })), undefined),
+  forkOf: z.catch(z.optional(z.object({ sessionId: z.string(), title: z.string(), note: z.nullable(z.string()) })), undefined),
 });
 
 

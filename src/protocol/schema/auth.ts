@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { emptyObject, meta } from './common';
 import { emptyOnNull, lenientArray, lenientNullable, lenientOptional } from './lenient';
 
 /** The agent authenticates by itself when the client calls `authenticate`. A missing `type` means this. */
 export const AuthMethodAgentSchema = z.object({
-  type: z.literal('agent').optional(),
+  type: z.optional(z.literal('agent')),
   id: z.string(),
   name: z.string(),
   description: lenientNullable(z.string()),
@@ -21,14 +21,14 @@ export const AuthMethodTerminalSchema = z.object({
   id: z.string(),
   name: z.string(),
   description: lenientNullable(z.string()),
-  args: emptyOnNull(z.array(z.string()), []).optional(),
-  env: emptyOnNull(z.record(z.string(), z.string()), {}).optional(),
+  args: z.optional(emptyOnNull(z.array(z.string()), [])),
+  env: z.optional(emptyOnNull(z.record(z.string(), z.string()), {})),
   ...meta,
 });
 export type AuthMethodTerminal = z.infer<typeof AuthMethodTerminalSchema>;
 
 /** A POSIX-style environment variable name: nothing an agent could use to smuggle `=` or NUL into an env. */
-const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/);
+const envVarName = z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/));
 
 /**
  * CLIENT-SIDE EXTENSION, not in the ACP v1 schema (`schema.v1.json` has only `agent` and
@@ -38,27 +38,30 @@ const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/);
  * optional?}]` (several variables). Both are normalized to `vars`; invalid entries are dropped,
  * and a method left with no variable fails (and is dropped from `authMethods`).
  */
-export const AuthMethodEnvVarSchema = z
-  .object({
-    type: z.literal('env_var'),
-    id: z.string(),
-    name: z.string(),
-    description: lenientNullable(z.string()),
-    varName: lenientOptional(envVarName),
-    vars: lenientOptional(
-      lenientArray(
-        z.object({ name: envVarName, label: lenientNullable(z.string()), optional: lenientOptional(z.boolean()) }),
-      ),
+const AuthMethodEnvVarFields = z.object({
+  type: z.literal('env_var'),
+  id: z.string(),
+  name: z.string(),
+  description: lenientNullable(z.string()),
+  varName: lenientOptional(envVarName),
+  vars: lenientOptional(
+    lenientArray(
+      z.object({ name: envVarName, label: lenientNullable(z.string()), optional: lenientOptional(z.boolean()) }),
     ),
-    /** Where to get the credential (shown in the prompt, never opened by itself). */
-    link: lenientNullable(z.string()),
-    ...meta,
-  })
-  .transform(({ varName, vars, ...rest }) => ({
-    ...rest,
-    vars: [...(varName !== undefined ? [{ name: varName }] : []), ...(vars ?? []).filter((v) => v.name !== varName)],
-  }))
-  .refine((m) => m.vars.length > 0, { message: 'an env_var auth method needs varName or vars' });
+  ),
+  /** Where to get the credential (shown in the prompt, never opened by itself). */
+  link: lenientNullable(z.string()),
+  ...meta,
+});
+export const AuthMethodEnvVarSchema = z
+  .pipe(
+    AuthMethodEnvVarFields,
+    z.transform(({ varName, vars, ...rest }: z.output<typeof AuthMethodEnvVarFields>) => ({
+      ...rest,
+      vars: [...(varName !== undefined ? [{ name: varName }] : []), ...(vars ?? []).filter((v) => v.name !== varName)],
+    })),
+  )
+  .check(z.refine((m) => m.vars.length > 0, { message: 'an env_var auth method needs varName or vars' }));
 export type AuthMethodEnvVar = z.infer<typeof AuthMethodEnvVarSchema>;
 
 /**
@@ -77,10 +80,10 @@ export type AuthMethod = z.infer<typeof AuthMethodSchema>;
  * `terminal` type, the agent chooses the program: see runtime/loginCommand.ts for when it runs.
  */
 export const TerminalAuthMetaSchema = z.object({
-  command: z.string().min(1),
-  args: emptyOnNull(z.array(z.string()), []).default([]),
+  command: z.string().check(z.minLength(1)),
+  args: z._default(emptyOnNull(z.array(z.string()), []), []),
   label: lenientNullable(z.string()),
-  env: emptyOnNull(z.record(z.string(), z.string()), {}).default({}),
+  env: z._default(emptyOnNull(z.record(z.string(), z.string()), {}), {}),
 });
 export type TerminalAuthMeta = z.infer<typeof TerminalAuthMetaSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { int64, meta } from './common';
 import { lenientArray, lenientNullable, openDiscriminatedUnion } from './lenient';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { int64, meta, uint32, uint64 } from './common';
 import { RequestIdSchema } from './jsonrpc';
 import { lenientArray, lenientNullable, openDiscriminatedUnion } from './lenient';
@@ -26,28 +26,28 @@ const propertyText = {
 /** Free text, or a single choice through `enum` (plain values) or `oneOf` (titled values). */
 const stringProperty = z.object({
   type: z.literal('string'),
-  minLength: uint32.nullish(),
-  maxLength: uint32.nullish(),
-  pattern: z.string().nullish(),
-  format: StringFormatSchema.nullish(),
+  minLength: z.nullish(uint32),
+  maxLength: z.nullish(uint32),
+  pattern: z.nullish(z.string()),
+  format: z.nullish(StringFormatSchema),
   default: lenientNullable(z.string()),
-  enum: z.array(z.string()).nullish(),
-  oneOf: z.array(EnumOptionSchema).nullish(),
+  enum: z.nullish(z.array(z.string())),
+  oneOf: z.nullish(z.array(EnumOptionSchema)),
   ...propertyText,
 });
 
 const numberProperty = z.object({
   type: z.literal('number'),
-  minimum: z.number().nullish(),
-  maximum: z.number().nullish(),
+  minimum: z.nullish(z.number()),
+  maximum: z.nullish(z.number()),
   default: lenientNullable(z.number()),
   ...propertyText,
 });
 
 const integerProperty = z.object({
   type: z.literal('integer'),
-  minimum: int64.nullish(),
-  maximum: int64.nullish(),
+  minimum: z.nullish(int64),
+  maximum: z.nullish(int64),
   default: lenientNullable(int64),
   ...propertyText,
 });
@@ -67,8 +67,8 @@ export type MultiSelectItems = z.infer<typeof MultiSelectItemsSchema>;
 
 const multiSelectProperty = z.object({
   type: z.literal('array'),
-  minItems: uint64.nullish(),
-  maxItems: uint64.nullish(),
+  minItems: z.nullish(uint64),
+  maxItems: z.nullish(uint64),
   items: MultiSelectItemsSchema,
   default: lenientNullable(lenientArray(z.string())),
   ...propertyText,
@@ -95,11 +95,11 @@ export type MultiSelectPropertySchema = Extract<ElicitationPropertySchema, { typ
 /** A flat JSON-Schema-like object; only primitive properties. */
 export const ElicitationSchemaSchema = z.object({
   /** Always `object`; the schema defaults it when absent or invalid. */
-  type: z.literal('object').catch('object'),
+  type: z.catch(z.literal('object'), 'object'),
   title: lenientNullable(z.string()),
   description: lenientNullable(z.string()),
-  properties: z.record(z.string(), ElicitationPropertySchemaSchema).default({}),
-  required: z.array(z.string()).nullish(),
+  properties: z._default(z.record(z.string(), ElicitationPropertySchemaSchema), {}),
+  required: z.nullish(z.array(z.string())),
   ...meta,
 });
 export type ElicitationSchema = z.infer<typeof ElicitationSchemaSchema>;
@@ -116,7 +116,7 @@ export type ElicitationScope = z.infer<typeof ElicitationScopeSchema>;
  * Only the two v1 modes: a request for any other mode fails validation, which answers it with
  * -32602 — what the spec asks for a mode the client did not advertise.
  */
-export const CreateElicitationRequestSchema = z
+export const CreateElicitationRequestSchema = z.intersection(z
   .discriminatedUnion('mode', [
     z.object({
       mode: z.literal('form'),
@@ -132,8 +132,7 @@ export const CreateElicitationRequestSchema = z
       url: z.string(),
       ...meta,
     }),
-  ])
-  .and(ElicitationScopeSchema);
+  ]), ElicitationScopeSchema);
 export type CreateElicitationRequest = z.infer<typeof CreateElicitationRequestSchema>;
 
 export const ElicitationContentValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
@@ -143,7 +142,7 @@ export type ElicitationContentValue = z.infer<typeof ElicitationContentValueSche
 export const CreateElicitationResponseSchema = z.discriminatedUnion('action', [
   z.object({
     action: z.literal('accept'),
-    content: z.record(z.string(), ElicitationContentValueSchema).nullish(),
+    content: z.nullish(z.record(z.string(), ElicitationContentValueSchema)),
     ...meta,
   }),
   z.object({ action: z.literal('decline'), ...meta }),

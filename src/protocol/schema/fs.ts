@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { emptyObject, meta, uint32 } from './common';
 
 // Client file system access, so agents see unsaved editor buffers and the client sees edits.
@@ -11,9 +11,9 @@ export const ReadTextFileRequestSchema = z.object({
    * 1-based first line to read. The schema's minimum is 0, so 0 — like null or absent — means
    * "from the start".
    */
-  line: uint32.nullish(),
+  line: z.nullish(uint32),
   /** Maximum number of lines; null or absent means no limit. */
-  limit: uint32.nullish(),
+  limit: z.nullish(uint32),
   ...meta,
 });
 export type ReadTextFileRequest = z.infer<typeof ReadTextFileRequestSchema>;

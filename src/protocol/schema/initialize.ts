@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AuthMethodSchema } from './auth';
 import { AgentCapabilitiesSchema, ClientCapabilitiesSchema } from './capabilities';
 import { meta, uint16 } from './common';

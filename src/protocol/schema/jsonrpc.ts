@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { int64, meta } from './common';
 
 /** JSON-RPC request id: string, integer, or (discouraged, but allowed) null. */
@@ -10,9 +10,9 @@ export type RequestId = z.infer<typeof RequestIdSchema>;
  * errors.ts), and peers may use others.
  */
 export const JsonRpcErrorSchema = z.object({
-  code: z.number().int(),
+  code: z.number().check(z.int()),
   message: z.string(),
-  data: z.unknown().optional(),
+  data: z.optional(z.unknown()),
 });
 export type JsonRpcError = z.infer<typeof JsonRpcErrorSchema>;
 

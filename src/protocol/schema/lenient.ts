@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import './locale';
 
 // Building blocks for reading what agents send the way the reference deserializers do (the
 // schema's `x-deserialize-*` markers), so that one odd field does not cost the whole message.
@@ -7,39 +8,43 @@ import { z } from 'zod';
  * `x-deserialize-default-on-error`: an optional field whose value is invalid reads as absent,
  * instead of failing the message that holds it.
  */
-export function lenientOptional<T extends z.ZodType>(schema: T) {
-  return schema.optional().catch(undefined);
+export function lenientOptional<T extends z.ZodMiniType>(schema: T) {
+  return z.catch(z.optional(schema), undefined);
 }
 
 /** The same, for the many optional fields the schema types as `T | null`: `null` is kept. */
-export function lenientNullable<T extends z.ZodType>(schema: T) {
-  return lenientOptional(schema.nullable());
+export function lenientNullable<T extends z.ZodMiniType>(schema: T) {
+  return lenientOptional(z.nullable(schema));
 }
 
 /**
  * `x-deserialize-skip-invalid-items`: items that fail `item` are dropped, the rest are kept.
  * The field itself must still be an array; wrap it in `lenientOptional` where it is optional.
  */
-export function lenientArray<T extends z.ZodType>(item: T) {
-  return z.array(z.unknown()).transform((values) =>
+export function lenientArray<T extends z.ZodMiniType>(item: T) {
+  return z.pipe(z.array(z.unknown()), z.transform((values) =>
     values.flatMap((value) => {
       const parsed = item.safeParse(value);
       return parsed.success ? [parsed.data] : [];
-    }),
-  );
+    })));
 }
 
 /** `x-deserialize-default-on-null`: an explicit `null` reads as the empty value; a missing key still does not. */
-export function emptyOnNull<T extends z.ZodType>(schema: T, empty: z.input<T>) {
-  return z.preprocess((value) => (value === null ? empty : value), schema);
+export function emptyOnNull<T extends z.ZodMiniType>(schema: T, empty: z.input<T>) {
+  return preprocess((value) => (value === null ? empty : value), schema);
 }
 
 /**
  * For results and params made only of optional fields: the docs and the TS SDK send `null`
  * (or nothing) where the schema has `{}`, so both read as `{}`.
  */
-export function nullAsEmpty<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => value ?? {}, schema);
+export function nullAsEmpty<T extends z.ZodMiniType>(schema: T) {
+  return preprocess((value) => value ?? {}, schema);
+}
+
+/** zod/mini has no `z.preprocess`: classic zod builds it as this very pipe. */
+export function preprocess<T extends z.ZodMiniType>(fn: (value: unknown) => unknown, schema: T) {
+  return z.pipe(z.transform(fn), schema);
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -53,7 +58,7 @@ export function tagsOf(union: {
   return union._zod.propValues[union._zod.def.discriminator] ?? new Set();
 }
 
-type UnknownVariantShape<K extends string> = { [P in K]: z.ZodLiteral<'unknown'> } & { kind: z.ZodString };
+type UnknownVariantShape<K extends string> = { [P in K]: z.ZodMiniLiteral<'unknown'> } & { kind: z.ZodMiniString };
 
 /**
  * A discriminated union that stays open to variants added by later protocol versions: an object
@@ -68,7 +73,7 @@ export function openDiscriminatedUnion<
   const knownTags = tagsOf(z.discriminatedUnion(key, known));
   // TypeScript cannot type an object literal with a computed generic key, hence the assertion.
   const unknownVariant = z.object({ [key]: z.literal('unknown'), kind: z.string() } as UnknownVariantShape<K>);
-  return z.preprocess(
+  return preprocess(
     (value) =>
       isRecord(value) && typeof value[key] === 'string' && !knownTags.has(value[key])
         ? { [key]: 'unknown', kind: value[key] }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { EnvVariableSchema, meta } from './common';
 import { emptyOnNull } from './lenient';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { meta } from './common';
 import { ContentBlockOrUnknownSchema, ContentBlockSchema } from './content';
 import { lenientArray, lenientNullable } from './lenient';
@@ -13,7 +13,7 @@ import { lenientArray, lenientNullable } from './lenient';
 export const NoticeSchema = z.object({
   severity: z.string(),
   /** Plain text that stands alone. */
-  title: z.string().min(1),
+  title: z.string().check(z.minLength(1)),
   description: lenientNullable(z.string()),
   ...meta,
 });

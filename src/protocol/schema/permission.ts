@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { meta } from './common';
 import { ToolCallUpdateSchema } from './toolCall';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { emptyObject, meta } from './common';
 import { emptyOnNull, lenientArray, lenientNullable, lenientOptional, nullAsEmpty } from './lenient';
 import { McpServerSchema } from './mcp';
@@ -9,7 +9,7 @@ import { SessionConfigOptionListSchema, sessionStateFields } from './sessionConf
 
 const mcpServers = emptyOnNull(z.array(McpServerSchema), []);
 /** Send only if `sessionCapabilities.additionalDirectories`; on load/resume, send the full list again. */
-const additionalDirectories = emptyOnNull(z.array(z.string()), []).optional();
+const additionalDirectories = z.optional(emptyOnNull(z.array(z.string()), []));
 
 export const NewSessionRequestSchema = z.object({
   cwd: z.string(),
@@ -44,7 +44,7 @@ export type LoadSessionResponse = z.infer<typeof LoadSessionResponseSchema>;
 export const ResumeSessionRequestSchema = z.object({
   sessionId: z.string(),
   cwd: z.string(),
-  mcpServers: mcpServers.optional(),
+  mcpServers: z.optional(mcpServers),
   additionalDirectories,
   ...meta,
 });
@@ -62,7 +62,7 @@ export type ResumeSessionResponse = z.infer<typeof ResumeSessionResponseSchema>;
 export const ForkSessionRequestSchema = z.object({
   sessionId: z.string(),
   cwd: z.string(),
-  mcpServers: mcpServers.optional(),
+  mcpServers: z.optional(mcpServers),
   additionalDirectories,
   ...meta,
 });
@@ -79,8 +79,8 @@ export type ForkSessionResponse = z.infer<typeof ForkSessionResponseSchema>;
 /** Gated by `sessionCapabilities.list`. Cursors are opaque and must not be persisted. */
 export const ListSessionsRequestSchema = nullAsEmpty(
   z.object({
-    cwd: z.string().nullish(),
-    cursor: z.string().nullish(),
+    cwd: z.nullish(z.string()),
+    cursor: z.nullish(z.string()),
     ...meta,
   }),
 );

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { meta, uint64 } from './common';
 import { ContentBlockOrUnknownSchema } from './content';
 import { lenientArray, lenientNullable, openDiscriminatedUnion } from './lenient';
@@ -40,15 +40,15 @@ export const AvailableCommandsUpdateSchema = z.object({
 export type AvailableCommandsUpdate = z.infer<typeof AvailableCommandsUpdateSchema>;
 
 const currentModeFields = z.object({
-  currentModeId: z.string().optional(),
-  modeId: z.string().optional(),
+  currentModeId: z.optional(z.string()),
+  modeId: z.optional(z.string()),
   ...meta,
 });
 
 /** The schema says `currentModeId`, the session-modes doc example says `modeId`: read either. */
 function withCurrentModeId<T extends z.output<typeof currentModeFields>>(
   { currentModeId, modeId, ...rest }: T,
-  ctx: z.core.$RefinementCtx<T>,
+  ctx: z.core.ParsePayload,
 ) {
   const id = currentModeId ?? modeId;
   if (id === undefined) {
@@ -58,7 +58,7 @@ function withCurrentModeId<T extends z.output<typeof currentModeFields>>(
   return { ...rest, currentModeId: id };
 }
 
-export const CurrentModeUpdateSchema = currentModeFields.transform(withCurrentModeId);
+export const CurrentModeUpdateSchema = z.pipe(currentModeFields, z.transform(withCurrentModeId));
 export type CurrentModeUpdate = z.infer<typeof CurrentModeUpdateSchema>;
 
 export const ConfigOptionUpdateSchema = z.object({
@@ -105,22 +105,22 @@ function updateKind<const K extends string>(sessionUpdate: K) {
  * come only with the capabilities the client advertises because the panel shows them.
  */
 export const SessionUpdateSchema = openDiscriminatedUnion('sessionUpdate', [
-  ContentChunkSchema.extend(updateKind('user_message_chunk')),
-  ContentChunkSchema.extend(updateKind('agent_message_chunk')),
-  ContentChunkSchema.extend(updateKind('agent_thought_chunk')),
-  ToolCallSchema.extend(updateKind('tool_call')),
-  ToolCallUpdateSchema.extend(updateKind('tool_call_update')),
-  PlanSchema.extend(updateKind('plan')),
-  AvailableCommandsUpdateSchema.extend(updateKind('available_commands_update')),
-  currentModeFields.extend(updateKind('current_mode_update')).transform(withCurrentModeId),
-  ConfigOptionUpdateSchema.extend(updateKind('config_option_update')),
-  SessionInfoUpdateSchema.extend(updateKind('session_info_update')),
-  UsageUpdateSchema.extend(updateKind('usage_update')),
-  NoticeSchema.extend(updateKind('notice')),
-  CompactionUpdateSchema.extend(updateKind('compaction_update')),
-  CompactionSummaryChunkSchema.extend(updateKind('compaction_summary_chunk')),
-  PlanUpdateSchema.extend(updateKind('plan_update')),
-  PlanRemovedSchema.extend(updateKind('plan_removed')),
+  z.extend(ContentChunkSchema, updateKind('user_message_chunk')),
+  z.extend(ContentChunkSchema, updateKind('agent_message_chunk')),
+  z.extend(ContentChunkSchema, updateKind('agent_thought_chunk')),
+  z.extend(ToolCallSchema, updateKind('tool_call')),
+  z.extend(ToolCallUpdateSchema, updateKind('tool_call_update')),
+  z.extend(PlanSchema, updateKind('plan')),
+  z.extend(AvailableCommandsUpdateSchema, updateKind('available_commands_update')),
+  z.pipe(z.extend(currentModeFields, updateKind('current_mode_update')), z.transform(withCurrentModeId)),
+  z.extend(ConfigOptionUpdateSchema, updateKind('config_option_update')),
+  z.extend(SessionInfoUpdateSchema, updateKind('session_info_update')),
+  z.extend(UsageUpdateSchema, updateKind('usage_update')),
+  z.extend(NoticeSchema, updateKind('notice')),
+  z.extend(CompactionUpdateSchema, updateKind('compaction_update')),
+  z.extend(CompactionSummaryChunkSchema, updateKind('compaction_summary_chunk')),
+  z.extend(PlanUpdateSchema, updateKind('plan_update')),
+  z.extend(PlanRemovedSchema, updateKind('plan_removed')),
 ]);
 export type SessionUpdate = z.infer<typeof SessionUpdateSchema>;
 export type UnknownSessionUpdate = Extract<SessionUpdate, { sessionUpdate: 'unknown' }>;

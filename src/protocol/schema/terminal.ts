@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { emptyObject, EnvVariableSchema, meta, uint32, uint64 } from './common';
 import { emptyOnNull, lenientNullable, nullAsEmpty } from './lenient';
 
@@ -8,12 +8,12 @@ import { emptyOnNull, lenientNullable, nullAsEmpty } from './lenient';
 export const CreateTerminalRequestSchema = z.object({
   sessionId: z.string(),
   command: z.string(),
-  args: emptyOnNull(z.array(z.string()), []).optional(),
-  env: emptyOnNull(z.array(EnvVariableSchema), []).optional(),
+  args: z.optional(emptyOnNull(z.array(z.string()), [])),
+  env: z.optional(emptyOnNull(z.array(EnvVariableSchema), [])),
   /** Absolute; absent or null means the session's cwd. */
-  cwd: z.string().nullish(),
+  cwd: z.nullish(z.string()),
   /** Keep at most this many bytes, dropping from the start at a character boundary. */
-  outputByteLimit: uint64.nullish(),
+  outputByteLimit: z.nullish(uint64),
   ...meta,
 });
 export type CreateTerminalRequest = z.infer<typeof CreateTerminalRequestSchema>;

@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { meta, uint32 } from './common';
 import { ContentBlockSchema } from './content';
-import { isRecord, lenientArray, lenientNullable, lenientOptional, tagsOf } from './lenient';
+import { isRecord, lenientArray, lenientNullable, lenientOptional, preprocess, tagsOf } from './lenient';
 
 export const ToolKindSchema = z.enum([
   'read',
@@ -41,7 +41,7 @@ const contentBlockTypes = tagsOf(ContentBlockSchema);
  * The docs' examples put bare content blocks where the schema wants
  * `{type: 'content', content: <block>}`; both read as the latter.
  */
-export const ToolCallContentSchema = z.preprocess(
+export const ToolCallContentSchema = preprocess(
   (value) =>
     isRecord(value) && contentBlockTypes.has(value.type)
       ? { type: 'content', content: value }
@@ -75,8 +75,8 @@ export const ToolCallSchema = z.object({
   status: lenientOptional(ToolCallStatusSchema),
   content: lenientOptional(lenientArray(ToolCallContentSchema)),
   locations: lenientOptional(lenientArray(ToolCallLocationSchema)),
-  rawInput: z.unknown().optional(),
-  rawOutput: z.unknown().optional(),
+  rawInput: z.optional(z.unknown()),
+  rawOutput: z.optional(z.unknown()),
   ...meta,
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
@@ -93,8 +93,8 @@ export const ToolCallUpdateSchema = z.object({
   status: lenientNullable(ToolCallStatusSchema),
   content: lenientNullable(lenientArray(ToolCallContentSchema)),
   locations: lenientNullable(lenientArray(ToolCallLocationSchema)),
-  rawInput: z.unknown().optional(),
-  rawOutput: z.unknown().optional(),
+  rawInput: z.optional(z.unknown()),
+  rawOutput: z.optional(z.unknown()),
   ...meta,
 });
 export type ToolCallUpdate = z.infer<typeof ToolCallUpdateSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { meta, uint64 } from './common';
 import { lenientNullable, lenientOptional } from './lenient';
 import { CostSchema, type Cost } from './sessionUpdate';
@@ -27,8 +27,8 @@ const QUOTA_STRING_MAX = 64;
 /** A quota is a few numbers: more leaves than this are not shown. */
 const QUOTA_ITEMS_MAX = 8;
 
-const QuotaKeySchema = z.string().min(1).max(QUOTA_KEY_MAX);
-const QuotaLeafSchema = z.union([z.number().finite(), z.string().max(QUOTA_STRING_MAX)]);
+const QuotaKeySchema = z.string().check(z.minLength(1), z.maxLength(QUOTA_KEY_MAX));
+const QuotaLeafSchema = z.union([z.number(), z.string().check(z.maxLength(QUOTA_STRING_MAX))]);
 
 export interface QuotaItem {
   /** The key, or `outer.inner` for a nested one. */
@@ -48,9 +48,11 @@ function quotaItems(record: Record<string, unknown>, at = ''): QuotaItem[] {
 }
 
 const QuotaSchema = z
-  .record(z.string(), z.unknown())
-  .transform((record) => quotaItems(record).slice(0, QUOTA_ITEMS_MAX))
-  .refine((items) => items.length > 0);
+  .pipe(
+    z.record(z.string(), z.unknown()),
+    z.transform((record: Record<string, unknown>) => quotaItems(record).slice(0, QUOTA_ITEMS_MAX)),
+  )
+  .check(z.refine((items) => items.length > 0));
 
 const MetaUsageSchema = z.object({
   cost: lenientOptional(CostSchema),
