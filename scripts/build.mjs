@@ -2,7 +2,7 @@
 // Development builds carry source maps; `--release` minifies and drops them (what the VSIX ships).
 // Both copy the codicon font and stylesheet next to the webview (its CSP allows only media/).
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 
 const release = process.argv.includes('--release');
 const common = { bundle: true, minify: release, sourcemap: release ? false : 'linked', logLevel: 'warning', legalComments: 'none' };
@@ -18,4 +18,9 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/demo-agent/main.ts'], outfile: 'dist/demo-agent.js', platform: 'node', format: 'cjs', target: 'node20' }),
   build({ ...common, entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js', platform: 'browser', format: 'iife', target: 'es2022' }),
 ]);
+// The panel loads this in every webview: its validation (zod/mini), markdown-it and DOMPurify are
+// most of it. A release over budget fails here rather than ship (classic zod alone would double it).
+const WEBVIEW_BUDGET = 250 * 1024;
+const webviewBytes = statSync('media/webview.js').size;
+if (release && webviewBytes > WEBVIEW_BUDGET) throw new Error(`media/webview.js is ${webviewBytes} bytes, over its budget of ${WEBVIEW_BUDGET}`);
 console.log(`built ${release ? 'release' : 'development'} bundles`);

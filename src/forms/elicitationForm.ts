@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { checkPattern } from './patternCheck';
 
 export { uncheckablePattern } from './patternCheck';
@@ -16,6 +16,9 @@ export type ElicitationValue = z.infer<typeof ElicitationValueSchema>;
 
 export const ElicitationChoiceSchema = z.object({ value: z.string(), title: z.string() });
 
+/** A length or a number of items. */
+const count = z.int().check(z.nonnegative());
+
 /**
  * One field. `choice` is a single select (string `enum`/`oneOf`), `multiselect` an array of
  * choices; the constraints present are the ones the agent asked for.
@@ -24,20 +27,20 @@ export const ElicitationFieldViewSchema = z.object({
   name: z.string(),
   /** The agent's title, or the property name. */
   title: z.string(),
-  description: z.string().nullable(),
+  description: z.nullable(z.string()),
   type: z.enum(['string', 'number', 'integer', 'boolean', 'choice', 'multiselect']),
   required: z.boolean(),
-  minLength: z.number().int().nonnegative().optional(),
-  maxLength: z.number().int().nonnegative().optional(),
-  pattern: z.string().optional(),
-  format: z.enum(['email', 'uri', 'date', 'date-time']).optional(),
-  minimum: z.number().optional(),
-  maximum: z.number().optional(),
-  minItems: z.number().int().nonnegative().optional(),
-  maxItems: z.number().int().nonnegative().optional(),
-  choices: z.array(ElicitationChoiceSchema).optional(),
+  minLength: z.optional(count),
+  maxLength: z.optional(count),
+  pattern: z.optional(z.string()),
+  format: z.optional(z.enum(['email', 'uri', 'date', 'date-time'])),
+  minimum: z.optional(z.number()),
+  maximum: z.optional(z.number()),
+  minItems: z.optional(count),
+  maxItems: z.optional(count),
+  choices: z.optional(z.array(ElicitationChoiceSchema)),
   /** Pre-filled (the agent's `default`). */
-  default: ElicitationValueSchema.optional(),
+  default: z.optional(ElicitationValueSchema),
 });
 export type ElicitationFieldView = z.infer<typeof ElicitationFieldViewSchema>;
 
@@ -86,42 +89,44 @@ export function uncheckedPattern(field: ElicitationFieldView, value: Elicitation
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The schema of one field's value when present (a missing value is `required`'s business). */
-export function fieldSchema(field: ElicitationFieldView): z.ZodType<ElicitationValue> {
+export function fieldSchema(field: ElicitationFieldView): z.ZodMiniType<ElicitationValue> {
   switch (field.type) {
     case 'string': {
       let s = z.string({ error: 'Enter text' });
-      if (field.minLength !== undefined) s = s.min(field.minLength, { error: `At least ${plural(field.minLength, 'character')}` });
-      if (field.maxLength !== undefined) s = s.max(field.maxLength, { error: `At most ${plural(field.maxLength, 'character')}` });
+      if (field.minLength !== undefined) s = s.check(z.minLength(field.minLength, { error: `At least ${plural(field.minLength, 'character')}` }));
+      if (field.maxLength !== undefined) s = s.check(z.maxLength(field.maxLength, { error: `At most ${plural(field.maxLength, 'character')}` }));
       const pattern = field.pattern;
       const format = field.format;
-      return s
-        .refine((v) => pattern === undefined || matches(pattern, v), { error: `Must match the pattern ${pattern ?? ''}` })
-        .refine((v) => format !== 'email' || EMAIL.test(v), { error: 'Enter an email address' })
-        .refine((v) => format !== 'uri' || validUri(v), { error: 'Enter a URI (e.g. https://example.com)' })
-        .refine((v) => format !== 'date' || validDate(v), { error: 'Enter a date (YYYY-MM-DD)' })
-        .refine((v) => format !== 'date-time' || (DATE_TIME.test(v) && !Number.isNaN(Date.parse(v))), { error: 'Enter a date and time' });
+      return s.check(
+        z.refine((v) => pattern === undefined || matches(pattern, v), { error: `Must match the pattern ${pattern ?? ''}` }),
+        z.refine((v) => format !== 'email' || EMAIL.test(v), { error: 'Enter an email address' }),
+        z.refine((v) => format !== 'uri' || validUri(v), { error: 'Enter a URI (e.g. https://example.com)' }),
+        z.refine((v) => format !== 'date' || validDate(v), { error: 'Enter a date (YYYY-MM-DD)' }),
+        z.refine((v) => format !== 'date-time' || (DATE_TIME.test(v) && !Number.isNaN(Date.parse(v))), { error: 'Enter a date and time' }),
+      );
     }
     case 'number':
     case 'integer': {
-      let n = z.number({ error: 'Enter a number' }).refine(Number.isFinite, { error: 'Enter a number' });
-      if (field.type === 'integer') n = n.refine(Number.isInteger, { error: 'Enter a whole number' });
+      let n = z.number({ error: 'Enter a number' }).check(z.refine(Number.isFinite, { error: 'Enter a number' }));
+      if (field.type === 'integer') n = n.check(z.refine(Number.isInteger, { error: 'Enter a whole number' }));
       const { minimum, maximum } = field;
-      return n
-        .refine((v) => minimum === undefined || v >= minimum, { error: `At least ${minimum}` })
-        .refine((v) => maximum === undefined || v <= maximum, { error: `At most ${maximum}` });
+      return n.check(
+        z.refine((v) => minimum === undefined || v >= minimum, { error: `At least ${minimum}` }),
+        z.refine((v) => maximum === undefined || v <= maximum, { error: `At most ${maximum}` }),
+      );
     }
     case 'boolean':
       return z.boolean({ error: 'Must be true or false' });
     case 'choice': {
       const values = (field.choices ?? []).map((c) => c.value);
-      return z.string({ error: 'Choose one' }).refine((v) => values.includes(v), { error: 'Choose one of the options' });
+      return z.string({ error: 'Choose one' }).check(z.refine((v) => values.includes(v), { error: 'Choose one of the options' }));
     }
     case 'multiselect': {
       const values = (field.choices ?? []).map((c) => c.value);
-      let a = z.array(z.string().refine((v) => values.includes(v), { error: 'Not one of the options' }), { error: 'Choose options' });
-      if (field.minItems !== undefined) a = a.min(field.minItems, { error: `Choose at least ${field.minItems}` });
-      if (field.maxItems !== undefined) a = a.max(field.maxItems, { error: `Choose at most ${field.maxItems}` });
-      return a.refine((v) => new Set(v).size === v.length, { error: 'An option is chosen twice' });
+      let a = z.array(z.string().check(z.refine((v) => values.includes(v), { error: 'Not one of the options' })), { error: 'Choose options' });
+      if (field.minItems !== undefined) a = a.check(z.minLength(field.minItems, { error: `Choose at least ${field.minItems}` }));
+      if (field.maxItems !== undefined) a = a.check(z.maxLength(field.maxItems, { error: `Choose at most ${field.maxItems}` }));
+      return a.check(z.refine((v) => new Set(v).size === v.length, { error: 'An option is chosen twice' }));
     }
   }
 }
@@ -134,10 +139,10 @@ export function fieldProblem(field: ElicitationFieldView, value: ElicitationValu
 }
 
 /** The whole answer: only the form's fields, each valid, every required one present. */
-export function contentSchema(fields: readonly ElicitationFieldView[]): z.ZodType<ElicitationContent> {
+export function contentSchema(fields: readonly ElicitationFieldView[]): z.ZodMiniType<ElicitationContent> {
   // fromEntries: a field named `__proto__` (agent data) is a key like any other.
-  const shape = Object.fromEntries(fields.map((field) => [field.name, field.required ? fieldSchema(field) : fieldSchema(field).optional()]));
-  return z.strictObject(shape) as unknown as z.ZodType<ElicitationContent>;
+  const shape = Object.fromEntries(fields.map((field) => [field.name, field.required ? fieldSchema(field) : z.optional(fieldSchema(field))]));
+  return z.strictObject(shape) as unknown as z.ZodMiniType<ElicitationContent>;
 }
 
 /** Validates an answer: the content to send, or a message per field (`''` for the form as a whole). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AttachmentLabelSchema, CostViewSchema, QuotaViewSchema } from './session';
 import { ElicitationFieldViewSchema, ElicitationStateSchema, ElicitationValueSchema } from './elicitation';
 
@@ -13,7 +13,7 @@ export const PermissionOptionViewSchema = z.object({
 });
 
 /** `line` is 1-based, as on the wire; null when the agent gave none. */
-export const ToolLocationViewSchema = z.object({ path: z.string(), line: z.number().int().nullable() });
+export const ToolLocationViewSchema = z.object({ path: z.string(), line: z.nullable(z.int()) });
 
 /**
  * A diff as the card shows it: counts and a bounded preview of the changed lines. The full old
@@ -24,14 +24,14 @@ export const DiffViewSchema = z.object({
   path: z.string(),
   /** The agent gave no old text: the edit creates the file. */
   isNewFile: z.boolean(),
-  added: z.number().int().nonnegative(),
-  removed: z.number().int().nonnegative(),
+  added: z.int().check(z.nonnegative()),
+  removed: z.int().check(z.nonnegative()),
   /** Changed lines, each prefixed `+` or `-`, at most DIFF_PREVIEW_LINES of them. */
   preview: z.array(z.string()),
   /** More changed lines exist than the preview holds. */
   previewTruncated: z.boolean(),
   /** The host no longer keeps the full texts (a session's budget for them, or a restored session): no Open diff. */
-  textsDropped: z.boolean().optional(),
+  textsDropped: z.optional(z.boolean()),
 });
 
 export const ToolContentViewSchema = z.discriminatedUnion('type', [
@@ -46,7 +46,7 @@ export const ToolContentViewSchema = z.discriminatedUnion('type', [
     output: z.string(),
     /** Output was dropped from the front (the agent's outputByteLimit, or the card's bound). */
     truncated: z.boolean(),
-    exitStatus: z.object({ exitCode: z.number().int().nullable(), signal: z.string().nullable() }).nullable(),
+    exitStatus: z.nullable(z.object({ exitCode: z.nullable(z.int()), signal: z.nullable(z.string()) })),
   }),
 ]);
 
@@ -69,22 +69,22 @@ export const PermissionAnswerViewSchema = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('withdrawn') }),
 ]);
 
-const tokenCount = z.number().int().nonnegative();
+const tokenCount = z.int().check(z.nonnegative());
 
 /** What the agent's answer said a turn cost: its tokens (unstable `usage`), and the cost and quota in its `_meta`. */
 export const TurnUsageViewSchema = z.object({
-  tokens: z
-    .object({
+  tokens: z.nullable(
+    z.object({
       total: tokenCount,
       input: tokenCount,
       output: tokenCount,
-      thought: tokenCount.nullable(),
-      cachedRead: tokenCount.nullable(),
-      cachedWrite: tokenCount.nullable(),
-    })
-    .nullable(),
-  cost: CostViewSchema.nullable(),
-  quota: QuotaViewSchema.nullable(),
+      thought: z.nullable(tokenCount),
+      cachedRead: z.nullable(tokenCount),
+      cachedWrite: z.nullable(tokenCount),
+    }),
+  ),
+  cost: z.nullable(CostViewSchema),
+  quota: z.nullable(QuotaViewSchema),
 });
 
 /** What an id-addressed plan holds: items, markdown (rendered sanitized), or the URI of a file. */
@@ -96,7 +96,7 @@ export const PlanContentViewSchema = z.discriminatedUnion('type', [
 
 export const EntryViewSchema = z.discriminatedUnion('kind', [
   /** What the user sent (plain text, never rendered as markdown), with the labels of what was attached. */
-  z.object({ kind: z.literal('user'), text: z.string(), attachments: z.array(AttachmentLabelSchema).optional() }),
+  z.object({ kind: z.literal('user'), text: z.string(), attachments: z.optional(z.array(AttachmentLabelSchema)) }),
   /** The agent's reply (markdown), coalesced from its chunks. */
   z.object({ kind: z.literal('agent'), text: z.string() }),
   /** The agent's reasoning (markdown), collapsed by default. */
@@ -106,37 +106,37 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
     toolCallId: z.string(),
     title: z.string(),
     /** The tool's programmatic name (shown small beside the title). */
-    name: z.string().optional(),
+    name: z.optional(z.string()),
     /** ACP ToolKind (read, edit, delete, move, search, execute, think, fetch, switch_mode, other). */
     toolKind: z.string(),
     status: ToolStatusViewSchema,
     content: z.array(ToolContentViewSchema),
     locations: z.array(ToolLocationViewSchema),
     /** Present while the agent waits for the user's choice. */
-    permission: z.array(PermissionOptionViewSchema).optional(),
+    permission: z.optional(z.array(PermissionOptionViewSchema)),
     /** How the last permission asked on it was answered (the card shows it). */
-    permissionAnswer: PermissionAnswerViewSchema.optional(),
+    permissionAnswer: z.optional(PermissionAnswerViewSchema),
     /** ACP Host's own say (plain text): why it asks, or how it answered without asking. */
-    policyNote: z.string().optional(),
+    policyNote: z.optional(z.string()),
     /** The agent's raw input and output as JSON text, secrets masked, clipped by the host (collapsed on the card). */
-    rawInput: z.string().optional(),
-    rawOutput: z.string().optional(),
+    rawInput: z.optional(z.string()),
+    rawOutput: z.optional(z.string()),
   }),
   z.object({ kind: z.literal('plan'), entries: z.array(PlanEntryViewSchema) }),
   /** An id-addressed plan; `content` null: the agent removed it. */
-  z.object({ kind: z.literal('planById'), planId: z.string(), content: PlanContentViewSchema.nullable() }),
+  z.object({ kind: z.literal('planById'), planId: z.string(), content: z.nullable(PlanContentViewSchema) }),
   /** A turn's end; a failed one carries the error session/prompt was answered with (`code` null: no JSON-RPC error). */
   z.object({
     kind: z.literal('turnEnd'),
     stopReason: StopReasonViewSchema,
-    error: z.object({ message: z.string(), code: z.number().int().nullable() }).optional(),
-    usage: TurnUsageViewSchema.optional(),
+    error: z.optional(z.object({ message: z.string(), code: z.nullable(z.int()) })),
+    usage: z.optional(TurnUsageViewSchema),
   }),
   z.object({ kind: z.literal('error'), message: z.string() }),
   /** Something the agent tells the user outside the conversation (plain text). */
-  z.object({ kind: z.literal('notice'), severity: z.enum(['info', 'warning', 'error']), title: z.string(), description: z.string().nullable() }),
+  z.object({ kind: z.literal('notice'), severity: z.enum(['info', 'warning', 'error']), title: z.string(), description: z.nullable(z.string()) }),
   /** A context compaction: the agent's status word (open), its summary (markdown, collapsed), its error. */
-  z.object({ kind: z.literal('compaction'), compactionId: z.string(), status: z.string(), summary: z.string(), error: z.string().nullable() }),
+  z.object({ kind: z.literal('compaction'), compactionId: z.string(), status: z.string(), summary: z.string(), error: z.nullable(z.string()) }),
   /**
    * The agent asks for structured input (`elicitation/create`, form mode): a form while pending,
    * then what was answered. `error` is the host's verdict on an answer it refused (the form stays).
@@ -146,14 +146,14 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
     requestKey: z.string(),
     agentName: z.string(),
     message: z.string(),
-    title: z.string().nullable(),
+    title: z.nullable(z.string()),
     /** The tool call it is about, when the agent said. */
-    toolCallId: z.string().nullable(),
+    toolCallId: z.nullable(z.string()),
     fields: z.array(ElicitationFieldViewSchema),
     state: ElicitationStateSchema,
-    error: z.string().optional(),
+    error: z.optional(z.string()),
     /** What was sent with `accept`. */
-    content: z.record(z.string(), ElicitationValueSchema).optional(),
+    content: z.optional(z.record(z.string(), ElicitationValueSchema)),
   }),
   /**
    * The agent asks the user to open a URL (`elicitation/create`, URL mode): its host and the full
@@ -165,9 +165,9 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
     requestKey: z.string(),
     agentName: z.string(),
     message: z.string(),
-    toolCallId: z.string().nullable(),
-    url: z.string().max(8192).regex(/^https?:\/\/[^\s]+$/i),
-    host: z.string().min(1),
+    toolCallId: z.nullable(z.string()),
+    url: z.string().check(z.maxLength(8192), z.regex(/^https?:\/\/[^\s]+$/i)),
+    host: z.string().check(z.minLength(1)),
     warnings: z.array(z.enum(['punycode', 'notHttps', 'credentials'])),
     /** `withdrawn`: the agent cancelled its request (`$/cancel_request`) before the user answered. */
     state: z.enum(['pending', 'waiting', 'completed', 'declined', 'cancelled', 'ended', 'withdrawn']),

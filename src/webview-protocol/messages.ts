@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ElicitationValueSchema } from './elicitation';
 import { EntryViewSchema } from './entries';
 import { SessionViewSchema } from './session';
@@ -7,7 +7,7 @@ import { SessionViewSchema } from './session';
 export const AuthMethodViewSchema = z.object({
   id: z.string(),
   name: z.string(),
-  description: z.string().nullable(),
+  description: z.nullable(z.string()),
   type: z.enum(['agent', 'env_var', 'terminal']),
 });
 export type AuthMethodView = z.infer<typeof AuthMethodViewSchema>;
@@ -17,9 +17,9 @@ const PhaseSchema = z.enum(['idle', 'starting', 'ready', 'prompting', 'crashed',
 /** One of the open sessions, for the panel's session switcher. */
 export const SessionTabViewSchema = z.object({
   /** The host's key for it (stable while it is open; not the agent's session id). */
-  key: z.string().max(200),
+  key: z.string().check(z.maxLength(200)),
   /** The agent's title for it, or what the host made of its first prompt. */
-  label: z.string().max(500),
+  label: z.string().check(z.maxLength(500)),
   agentName: z.string(),
   phase: PhaseSchema,
 });
@@ -31,20 +31,20 @@ export const StatusViewSchema = z.object({
   /** `auth`: the agent answered "authentication required" (-32000); the panel offers `authMethods`. */
   phase: PhaseSchema,
   /** The crash or start failure, with exit code and stderr tail, when phase is crashed (or why a sign-in failed, in auth). */
-  detail: z.string().optional(),
+  detail: z.optional(z.string()),
   /** The sign-in choices the agent listed in `initialize`, when phase is auth. Names only: never a secret. */
-  authMethods: z.array(AuthMethodViewSchema).optional(),
+  authMethods: z.optional(z.array(AuthMethodViewSchema)),
   /** The method an `authenticate` in flight signs in with: the panel shows it, with a way to cancel it. */
-  signingIn: z.string().optional(),
+  signingIn: z.optional(z.string()),
   /** The agents the user can switch to, in the picker's order (names; the host adds them). */
-  agents: z.array(z.string()).optional(),
+  agents: z.optional(z.array(z.string())),
   /** The open sessions, in the switcher's order, and which one the panel shows (the host adds them). */
-  sessions: z.array(SessionTabViewSchema).optional(),
-  sessionKey: z.string().max(200).optional(),
+  sessions: z.optional(z.array(SessionTabViewSchema)),
+  sessionKey: z.optional(z.string().check(z.maxLength(200))),
 });
 export type StatusView = z.infer<typeof StatusViewSchema>;
 
-const index = z.number().int().nonnegative();
+const index = z.int().check(z.nonnegative());
 
 /** What the panel may attach as images, and how big (the base64 of 5 MB). */
 export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
@@ -55,11 +55,11 @@ const IMAGE_BASE64_MAX = Math.ceil(IMAGE_MAX_BYTES / 3) * 4;
  * The host's post number, on the snapshots and batches that the ViewFeed sends: the panel answers
  * `rendered` with it once the post is in the DOM, and the feed holds further changes until then.
  */
-const seq = z.number().int().nonnegative();
+const seq = z.int().check(z.nonnegative());
 
 const HostToViewMessageSchema = z.discriminatedUnion('type', [
   /** The whole state: sent whenever the view is (re)resolved, so nothing lives only in the DOM. */
-  z.object({ type: z.literal('snapshot'), seq: seq.optional(), status: StatusViewSchema, session: SessionViewSchema, entries: z.array(EntryViewSchema) }),
+  z.object({ type: z.literal('snapshot'), seq: z.optional(seq), status: StatusViewSchema, session: SessionViewSchema, entries: z.array(EntryViewSchema) }),
   /** Entry `index` is new or replaced. */
   z.object({ type: z.literal('entry'), index, entry: EntryViewSchema }),
   /** Text streamed onto the end of text entry `index` (user, agent or thought): O(chunk), not O(entry). */
@@ -75,7 +75,7 @@ export type HostToViewMessage = z.infer<typeof HostToViewMessageSchema>;
  */
 export const HostToViewSchema = z.union([
   HostToViewMessageSchema,
-  z.object({ type: z.literal('batch'), seq: seq.optional(), messages: z.array(HostToViewMessageSchema) }),
+  z.object({ type: z.literal('batch'), seq: z.optional(seq), messages: z.array(HostToViewMessageSchema) }),
 ]);
 export type HostToView = z.infer<typeof HostToViewSchema>;
 
@@ -85,9 +85,9 @@ export const ViewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rendered'), seq }),
   z.object({ type: z.literal('start') }),
   z.object({ type: z.literal('restart') }),
-  z.object({ type: z.literal('prompt'), text: z.string().min(1).max(1_000_000) }),
+  z.object({ type: z.literal('prompt'), text: z.string().check(z.minLength(1), z.maxLength(1_000_000)) }),
   /** Drops a prompt that is still queued. */
-  z.object({ type: z.literal('unqueue'), id: z.number().int() }),
+  z.object({ type: z.literal('unqueue'), id: z.int() }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('permission'), toolCallId: z.string(), optionId: z.string() }),
   /** The permission card's dismiss button: no choice, the agent is answered `cancelled`. */
@@ -97,44 +97,44 @@ export const ViewToHostSchema = z.discriminatedUnion('type', [
     type: z.literal('elicitation'),
     requestKey: z.string(),
     action: z.enum(['accept', 'decline', 'cancel']),
-    content: z.record(z.string(), ElicitationValueSchema).optional(),
+    content: z.optional(z.record(z.string(), ElicitationValueSchema)),
   }),
   z.object({ type: z.literal('setMode'), modeId: z.string() }),
   z.object({ type: z.literal('setConfigOption'), configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
   /** Open diff `contentIndex` of the tool call at entry `index` in VS Code's diff editor. */
   z.object({ type: z.literal('openDiff'), index, contentIndex: index }),
   /** Open a file (absolute path, confined to the workspace by the host) at a 1-based line. */
-  z.object({ type: z.literal('openLocation'), path: z.string(), line: z.number().int().nullable() }),
+  z.object({ type: z.literal('openLocation'), path: z.string(), line: z.nullable(z.int()) }),
   /** A link in agent markdown: the host opens only safe schemes. */
-  z.object({ type: z.literal('openLink'), href: z.string().max(8192) }),
+  z.object({ type: z.literal('openLink'), href: z.string().check(z.maxLength(8192)) }),
   /** Review of the agent's edits: a file's baseline ↔ current diff; keep or undo one file (or all, without a path). */
   z.object({ type: z.literal('reviewOpen'), path: z.string() }),
-  z.object({ type: z.literal('reviewKeep'), path: z.string().optional() }),
-  z.object({ type: z.literal('reviewUndo'), path: z.string().optional() }),
+  z.object({ type: z.literal('reviewKeep'), path: z.optional(z.string()) }),
+  z.object({ type: z.literal('reviewUndo'), path: z.optional(z.string()) }),
   /** Follow the agent's tool call locations in the editor, or stop. */
   z.object({ type: z.literal('setFollow'), enabled: z.boolean() }),
   /** The session switcher: show another open session, open a new one (current agent), close one (the shown one without a key), or pick one from the history. */
-  z.object({ type: z.literal('switchSession'), key: z.string().max(200) }),
+  z.object({ type: z.literal('switchSession'), key: z.string().check(z.maxLength(200)) }),
   z.object({ type: z.literal('newSession') }),
   /** "Fork from here" on the user message at entry `index` (offered only when the session's `canFork`). */
   z.object({ type: z.literal('fork'), index }),
-  z.object({ type: z.literal('closeSession'), key: z.string().max(200).optional() }),
+  z.object({ type: z.literal('closeSession'), key: z.optional(z.string().check(z.maxLength(200))) }),
   z.object({ type: z.literal('sessionHistory') }),
   /** Open a new session with another agent (by name) and start it; it becomes the default agent. */
-  z.object({ type: z.literal('chooseAgent'), name: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('chooseAgent'), name: z.string().check(z.minLength(1), z.maxLength(200)) }),
   /** Context for the next prompt: pick files and folders (the host's QuickPick), add the editor's selection, remove one. */
   z.object({ type: z.literal('mention') }),
   z.object({ type: z.literal('attachSelection') }),
-  z.object({ type: z.literal('detach'), id: z.string().max(100) }),
+  z.object({ type: z.literal('detach'), id: z.string().check(z.maxLength(100)) }),
   /** A pasted or dropped image, read by the panel (base64, at most 5 MB decoded). */
   z.object({
     type: z.literal('attachImage'),
     mimeType: z.enum(IMAGE_MIME_TYPES),
-    data: z.string().min(1).max(IMAGE_BASE64_MAX).regex(/^[A-Za-z0-9+/]+={0,2}$/),
-    name: z.string().min(1).max(255),
+    data: z.string().check(z.minLength(1), z.maxLength(IMAGE_BASE64_MAX), z.regex(/^[A-Za-z0-9+/]+={0,2}$/)),
+    name: z.string().check(z.minLength(1), z.maxLength(255)),
   }),
   /** A pasted or dropped file the panel could not attach (the host says why, near the attachments). */
-  z.object({ type: z.literal('attachRefused'), name: z.string().max(255), reason: z.enum(['tooLarge', 'unsupportedType', 'unreadable']) }),
+  z.object({ type: z.literal('attachRefused'), name: z.string().check(z.maxLength(255)), reason: z.enum(['tooLarge', 'unsupportedType', 'unreadable']) }),
   /** Sign in with one of the status's `authMethods`. */
   z.object({ type: z.literal('authenticate'), methodId: z.string() }),
   /** Give up on the sign-in in progress (`signingIn`): the agent's `authenticate` is cancelled. */

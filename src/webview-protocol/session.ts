@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The session's state beside its transcript: what the agent advertised (commands, modes, config
@@ -9,22 +9,22 @@ export const CommandViewSchema = z.object({
   name: z.string(),
   description: z.string(),
   /** The agent's hint for the text after the command, when it takes any. */
-  hint: z.string().nullable(),
+  hint: z.nullable(z.string()),
 });
 
 export const ModesViewSchema = z.object({
   currentModeId: z.string(),
-  available: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().nullable() })),
+  available: z.array(z.object({ id: z.string(), name: z.string(), description: z.nullable(z.string()) })),
 });
 
-export const SelectChoiceViewSchema = z.object({ value: z.string(), name: z.string(), description: z.string().nullable() });
+export const SelectChoiceViewSchema = z.object({ value: z.string(), name: z.string(), description: z.nullable(z.string()) });
 
 const configBase = {
   id: z.string(),
   name: z.string(),
-  description: z.string().nullable(),
+  description: z.nullable(z.string()),
   /** mode, model, model_config, thought_level or any other string: a hint for the UI only. */
-  category: z.string().nullable(),
+  category: z.nullable(z.string()),
 };
 
 export const ConfigOptionViewSchema = z.discriminatedUnion('type', [
@@ -33,7 +33,7 @@ export const ConfigOptionViewSchema = z.discriminatedUnion('type', [
     ...configBase,
     currentValue: z.string(),
     /** Ungrouped choices come as one group named null. */
-    groups: z.array(z.object({ name: z.string().nullable(), choices: z.array(SelectChoiceViewSchema) })),
+    groups: z.array(z.object({ name: z.nullable(z.string()), choices: z.array(SelectChoiceViewSchema) })),
   }),
   z.object({ type: z.literal('boolean'), ...configBase, currentValue: z.boolean() }),
 ]);
@@ -41,23 +41,23 @@ export const ConfigOptionViewSchema = z.discriminatedUnion('type', [
 export const CostViewSchema = z.object({ amount: z.number(), currency: z.string() });
 
 /** An agent's quota (`_meta.quota`) as labelled numbers or short strings: `used`, `limit`, `requests.remaining`, `resetsAt`. */
-export const QuotaViewSchema = z.array(z.object({ label: z.string().max(100), value: z.union([z.number(), z.string().max(100)]) })).max(16);
+export const QuotaViewSchema = z.array(z.object({ label: z.string().check(z.maxLength(100)), value: z.union([z.number(), z.string().check(z.maxLength(100))]) })).check(z.maxLength(16));
 
 export const UsageViewSchema = z.object({
   /** Tokens in the context, out of `size`. */
-  used: z.number().nonnegative(),
-  size: z.number().nonnegative(),
-  cost: CostViewSchema.nullable(),
+  used: z.number().check(z.nonnegative()),
+  size: z.number().check(z.nonnegative()),
+  cost: z.nullable(CostViewSchema),
   /** (A default keeps older snapshots valid.) */
-  quota: QuotaViewSchema.nullable().default(null),
+  quota: z._default(z.nullable(QuotaViewSchema), null),
 });
 
 /** A file the agent changed in the last turns, not yet kept or undone by the user. */
 export const ReviewFileViewSchema = z.object({
   path: z.string(),
   change: z.enum(['modified', 'created', 'deleted']),
-  added: z.number().int().nonnegative(),
-  removed: z.number().int().nonnegative(),
+  added: z.int().check(z.nonnegative()),
+  removed: z.int().check(z.nonnegative()),
 });
 
 export const AttachmentKindSchema = z.enum(['file', 'folder', 'selection', 'image']);
@@ -70,44 +70,44 @@ export const AttachmentViewSchema = z.object({
   /** File name, `folder/`, `file.ts:3-9`, or the image's name. */
   label: z.string(),
   /** Where it is (the folder of a file, the path of a selection), or the size of an image. */
-  detail: z.string().nullable(),
+  detail: z.nullable(z.string()),
   /** Why the current agent cannot take it (an agent switched after it was attached): sending waits until it is removed. */
-  problem: z.string().nullable(),
+  problem: z.nullable(z.string()),
 });
 
 /** An attachment as a sent prompt lists it (the content went to the agent, not to the panel). */
 export const AttachmentLabelSchema = z.object({ kind: AttachmentKindSchema, label: z.string() });
 
 export const QueuedPromptViewSchema = z.object({
-  id: z.number().int(),
+  id: z.int(),
   text: z.string(),
   /** What was attached when it was queued: it goes with this prompt. */
-  attachments: z.array(AttachmentLabelSchema).optional(),
+  attachments: z.optional(z.array(AttachmentLabelSchema)),
 });
 
 export const SessionViewSchema = z.object({
-  title: z.string().nullable(),
+  title: z.nullable(z.string()),
   commands: z.array(CommandViewSchema),
   /** Legacy session modes; null when the agent has none, or has config options (which win). */
-  modes: ModesViewSchema.nullable(),
+  modes: z.nullable(ModesViewSchema),
   configOptions: z.array(ConfigOptionViewSchema),
-  usage: UsageViewSchema.nullable(),
+  usage: z.nullable(UsageViewSchema),
   /** Prompts typed while a turn runs, sent one by one after it. */
   queue: z.array(QueuedPromptViewSchema),
   /** Files the agent changed, for review (diff, keep, undo). */
   review: z.array(ReviewFileViewSchema),
   /** Said beside the review list: changed files it cannot show (their earlier text was over the budget). (A default keeps older snapshots valid.) */
-  reviewNote: z.string().nullable().default(null),
+  reviewNote: z._default(z.nullable(z.string()), null),
   /** Whether the editor follows the agent's tool call locations. */
   follow: z.boolean(),
   /** Context attached to the prompt being composed; sent with the next prompt. (Defaults keep older snapshots valid.) */
-  attachments: z.array(AttachmentViewSchema).default([]),
+  attachments: z._default(z.array(AttachmentViewSchema), []),
   /** Why the last attachment was refused (e.g. an image for an agent without image support); cleared by the next change. */
-  attachmentNotice: z.string().nullable().default(null),
+  attachmentNotice: z._default(z.nullable(z.string()), null),
   /** The agent can fork the session (UNSTABLE session/fork): each message of the user offers "Fork from here". */
-  canFork: z.boolean().default(false),
+  canFork: z._default(z.boolean(), false),
   /** This session is a fork of the one titled `title`; `note` says what its transcript does not show of the agent's copy. */
-  forkOf: z.object({ title: z.string(), note: z.string().nullable() }).nullable().default(null),
+  forkOf: z._default(z.nullable(z.object({ title: z.string(), note: z.nullable(z.string()) })), null),
 });
 
 export type CommandView = z.infer<typeof CommandViewSchema>;

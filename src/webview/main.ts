@@ -1,4 +1,3 @@
-import './jitless'; // first: it must run before any zod schema is built
 import { AgentPicker } from './agentPicker';
 import { Attachments } from './attachments';
 import { AuthPanel } from './auth';

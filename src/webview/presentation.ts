@@ -1,13 +1,13 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { EntryView } from './protocol';
 import { loadState, saveState } from './vscode';
 
 // Saved with vscode.setState; parsed leniently since an older build may have written it.
 const SavedSchema = z.object({
   /** Open disclosures: `index` (a thought) or `index:part` (a tool's input or output, a compaction's summary); older builds saved numbers. */
-  open: z.array(z.union([z.number().int().transform(String), z.string()])).catch([]),
-  expanded: z.array(z.string()).catch([]),
-  draft: z.string().catch(''),
+  open: z.catch(z.array(z.union([z.pipe(z.int(), z.transform(String)), z.string()])), []),
+  expanded: z.catch(z.array(z.string()), []),
+  draft: z.catch(z.string(), ''),
 });
 type Saved = z.infer<typeof SavedSchema>;
 

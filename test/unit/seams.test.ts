@@ -72,6 +72,13 @@ for (const [layer, rule] of Object.entries(RULES)) {
   });
 }
 
+test('what the panel bundles validates with zod/mini: classic zod (its methods pull in all of it) would more than double media/webview.js', () => {
+  const classic = ['webview', 'webview-protocol', 'forms']
+    .flatMap((layer) => sources(path.join(SRC, layer)))
+    .flatMap((file) => imports(file).filter((i) => i === 'zod' || (i.startsWith('zod/') && i !== 'zod/mini')).map((i) => `${path.relative(SRC, file)} -> ${i}`));
+  assert.deepEqual(classic, []);
+});
+
 test('no file in src/ is over 350 lines', () => {
   const long = sources(SRC)
     .map((file) => ({ file: path.relative(SRC, file), lines: readFileSync(file, 'utf8').split('\n').length }))
