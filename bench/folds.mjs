@@ -11,11 +11,14 @@ const { SessionState } = require('../out/src/session/sessionState.js');
 const { foldUpdate } = require('../out/src/session/fold.js');
 
 const SIZES = [100, 10_000, 100_000];
-const BATCH = 200;
-const BATCHES = 15;
+const BATCH = 1000;
+const BATCHES = 21;
 const log = { info() {}, warn() {}, error: (m) => console.error(m) };
 const text = (t) => ({ type: 'text', text: t });
-const source = (lines, salt) => Array.from({ length: lines }, (_, i) => `line ${i} of ${salt}: ${'x'.repeat(i % 40)}`).join('\n');
+const source = (lines) => Array.from({ length: lines }, (_, i) => `line ${i}: ${'x'.repeat(i % 40)}`);
+/** A 100-line file and an edit of it: `n` picks which 4 lines change, as an agent's edit does. */
+const OLD = source(100);
+const edited = (n) => OLD.map((line, i) => ((i + n) % 25 === 0 ? `${line} edited ${n}` : line)).join('\n');
 
 /**
  * A session whose transcript holds `size` entries: a plan, a tool call, a plan by id and a
@@ -45,7 +48,7 @@ const KINDS = {
   'tool_call_update, diff (card near the start)': (n) => ({
     sessionUpdate: 'tool_call_update',
     toolCallId: 'early',
-    content: [{ type: 'diff', path: '/w/src/early.ts', oldText: source(100, 'old'), newText: source(100, `new ${n % 7}`) }],
+    content: [{ type: 'diff', path: '/w/src/early.ts', oldText: OLD.join('\n'), newText: edited(n) }],
   }),
   'plan (first plan near the start)': (n) => ({
     sessionUpdate: 'plan',

@@ -80,8 +80,10 @@ export class ToolCards {
     // Any JSON value; null reads as absent, as for the other fields of an update.
     if (update.rawInput != null) patch.rawInput = rawJson(update.rawInput);
     if (update.rawOutput != null) patch.rawOutput = rawJson(update.rawOutput);
-    if (this.index.has(update.toolCallId)) {
-      this.patch(update.toolCallId, patch);
+    // One lookup of the id per update (a hash probe into a map as big as the session's calls).
+    const index = this.index.get(update.toolCallId);
+    if (index !== undefined) {
+      this.patchAt(index, patch);
     } else {
       this.index.set(update.toolCallId, this.entries.length);
       // An update for a call never announced still shows: protocol drift stays visible.
@@ -103,8 +105,12 @@ export class ToolCards {
 
   patch(toolCallId: string, patch: Partial<ToolEntry>): void {
     const index = this.index.get(toolCallId);
-    const entry = this.entry(toolCallId);
-    if (index !== undefined && entry) this.entries.replace(index, { ...entry, ...patch });
+    if (index !== undefined) this.patchAt(index, patch);
+  }
+
+  private patchAt(index: number, patch: Partial<ToolEntry>): void {
+    const entry = this.entries.at(index);
+    if (entry?.kind === 'tool') this.entries.replace(index, { ...entry, ...patch });
   }
 
   /** The full texts of diff `contentIndex` of the tool call at entry `index`, if it is one. */
