@@ -95,3 +95,44 @@ export function longTurnNdjson(options) {
   }
   return { bytes: Buffer.from(`${lines.join('\n')}\n`), messages: lines.length };
 }
+
+/**
+ * A second mix, shaped like a long real session rather than one long answer: plan- and
+ * tool-heavy. Every ~20 messages a plan update (the whole plan again, as ACP sends it), and
+ * tool calls whose updates carry diffs of whole files (a few lines changed each time) and output,
+ * interleaved with short answers. `messages` notifications in all.
+ */
+export function planAndToolNdjson({ seed = 2, messages = 200_000 } = {}) {
+  const rnd = prng(seed);
+  const t = makeText(rnd);
+  const lines = [];
+  const push = (update) => lines.push(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess_bench', update } }));
+  const files = new Map();
+  let plan = Array.from({ length: 8 }, (_, i) => ({ content: `${t.words(6)} (${i + 1})`, priority: ['high', 'medium', 'low'][i % 3], status: 'pending' }));
+  for (let n = 0; lines.length < messages; n++) {
+    if (n % 20 === 0) {
+      // One more step done, or a step reworded: the whole plan goes again.
+      plan = plan.map((e, i) => ({ ...e, status: i < (n / 20) % 9 ? 'completed' : i === (n / 20) % 9 ? 'in_progress' : 'pending' }));
+      push({ sessionUpdate: 'plan', entries: plan });
+    }
+    const toolCallId = `call_${n}`;
+    const kind = KINDS[n % KINDS.length];
+    const path = `/workspace/${t.pick(FILES)}`;
+    push({ sessionUpdate: 'tool_call', toolCallId, title: `${kind} ${path}`, kind, status: 'in_progress', locations: [{ path, line: 1 + Math.floor(rnd() * 300) }], rawInput: { path } });
+    for (let i = 0; i < 6; i++) push({ sessionUpdate: 'agent_message_chunk', content: text(t.chunk()) });
+    if (kind === 'edit') {
+      const oldText = files.get(path) ?? t.source(200);
+      const edited = oldText.split('\n');
+      for (let i = 0; i < 3; i++) edited[Math.floor(rnd() * edited.length)] = `  ${t.words(5)};`;
+      const newText = edited.join('\n');
+      files.set(path, newText);
+      push({ sessionUpdate: 'tool_call_update', toolCallId, content: [{ type: 'diff', path, oldText, newText }] });
+    } else {
+      push({ sessionUpdate: 'tool_call_update', toolCallId, content: [{ type: 'content', content: text(`\`\`\`\n${t.source(8)}\n\`\`\``) }] });
+    }
+    for (let i = 0; i < 4; i++) push({ sessionUpdate: 'agent_message_chunk', content: text(t.chunk()) });
+    push({ sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', rawOutput: { ok: true } });
+  }
+  lines.length = messages;
+  return { bytes: Buffer.from(`${lines.join('\n')}\n`), messages };
+}
