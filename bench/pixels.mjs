@@ -156,9 +156,9 @@ function restored(n) {
 
 /**
  * Streams `chunks` chunks into the panel, from a fresh session (its snapshot clears the panel)
- * that holds `before` entries already: the stream starts once that snapshot is rendered.
+ * that holds `entries` entries already: the stream starts once that snapshot is rendered.
  */
-async function streamOnce({ page, channel, route }, { chunks = CHUNKS, before = 0 } = {}) {
+async function streamOnce({ page, channel, route }, { chunks = CHUNKS, entries = 0 } = {}) {
   const hostAt = new Float64Array(chunks); // Node clock: when chunk i was applied
   const held = [];
   let posted = -1;
@@ -166,7 +166,7 @@ async function streamOnce({ page, channel, route }, { chunks = CHUNKS, before = 
   await channel.value('window.__resetProbes()');
   const before = await clockOffset(channel);
 
-  const transcript = restored(before);
+  const transcript = restored(entries);
   const session = new SessionState();
   const status = h.status('prompting');
   const deliveries = [];
@@ -252,8 +252,8 @@ export async function pixels() {
     const stream = await openStream(env);
     await streamOnce(stream, { chunks: CHUNKS / 10 }); // warm-up: compiles the panel's code
     for (let i = 0; i < RUNS; i++) fresh.push(await streamOnce(stream));
-    await streamOnce(stream, { chunks: CHUNKS / 10, before: LONG });
-    for (let i = 0; i < RUNS; i++) long.push(await streamOnce(stream, { before: LONG }));
+    await streamOnce(stream, { chunks: CHUNKS / 10, entries: LONG });
+    for (let i = 0; i < RUNS; i++) long.push(await streamOnce(stream, { entries: LONG }));
   } finally {
     await env.close();
   }
