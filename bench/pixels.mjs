@@ -4,7 +4,9 @@
 // post at a time, and the page's `rendered` answers go back to the feed, as VS Code's
 // onDidReceiveMessage would bring them. Each chunk carries a unique token (w<i>x), so the page
 // can tell which chunks are in the DOM, and the final DOM text is checked to hold every token in
-// order.
+// order. Two scenarios, 5 runs each, every run reported (the target holds only if it holds in
+// every run): a fresh session, and the same stream after a restored 10,000-entry transcript
+// (its snapshot rendered first, its older entries still rendering in idle time).
 //
 // Clocks: "host → DOM" runs from the chunk's Transcript.apply (Node clock) to a MutationObserver
 // on #transcript seeing its token (page clock). The page clock is mapped onto Node's as NTP
@@ -25,6 +27,7 @@ const CHUNKS = 100_000;
 const RATE = 10_000; // chunks/s: a fast agent is ~100–300/s, so this is a stress rate
 const PER_MESSAGE = 250; // an answer of ~250 chunks, then a tool call, then the next answer
 const RUNS = 5;
+const LONG = 10_000; // entries of the restored transcript the second scenario streams after
 
 /** Chunk i: its token, with some markdown around it as an LLM would stream. */
 function chunk(i) {
@@ -138,8 +141,24 @@ async function openStream(env) {
   return { page, channel, route };
 }
 
-/** Streams `chunks` chunks into the panel, from a fresh session (its snapshot clears the panel). */
-async function streamOnce({ page, channel, route }, chunks = CHUNKS) {
+/**
+ * A restored session's transcript of `n` entries before the stream: prompts and short answers
+ * (no tokens, so the final check sees only the streamed ones).
+ */
+function restored(n) {
+  const transcript = new Transcript();
+  for (let i = 0; transcript.entries.length < n; i++) {
+    transcript.addUserPrompt(`Prompt ${i}: fix the failing test`);
+    if (transcript.entries.length < n) transcript.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Answer ${i}: the **fix** is in \`src/a${i}.ts\`` } });
+  }
+  return transcript;
+}
+
+/**
+ * Streams `chunks` chunks into the panel, from a fresh session (its snapshot clears the panel)
+ * that holds `entries` entries already: the stream starts once that snapshot is rendered.
+ */
+async function streamOnce({ page, channel, route }, { chunks = CHUNKS, entries = 0 } = {}) {
   const hostAt = new Float64Array(chunks); // Node clock: when chunk i was applied
   const held = [];
   let posted = -1;
@@ -147,7 +166,7 @@ async function streamOnce({ page, channel, route }, chunks = CHUNKS) {
   await channel.value('window.__resetProbes()');
   const before = await clockOffset(channel);
 
-  const transcript = new Transcript();
+  const transcript = restored(entries);
   const session = new SessionState();
   const status = h.status('prompting');
   const deliveries = [];
@@ -160,8 +179,14 @@ async function streamOnce({ page, channel, route }, chunks = CHUNKS) {
     // Not awaited, as VS Code's webview.postMessage is not: one CDP session keeps the order.
     deliveries.push(channel.post(message));
   });
-  route.rendered = (seq) => feed.rendered(seq);
+  let snapshotRendered;
+  const restoredInPage = new Promise((resolve) => { snapshotRendered = resolve; });
+  route.rendered = (seq) => {
+    snapshotRendered();
+    feed.rendered(seq);
+  };
   feed.attach({ transcript, session, currentStatus: status, onStatus: () => ({ dispose: () => undefined }) });
+  await restoredInPage;
   transcript.addUserPrompt('Explain the code base, in detail');
 
   const start = performance.now();
@@ -207,35 +232,41 @@ async function streamOnce({ page, channel, route }, chunks = CHUNKS) {
   return { streamed, posts, e2e, held, webview, clock, intact: intact && clean };
 }
 
+/** One table per scenario, a row per run: each run's p95 must be under a frame (16 ms). */
+function report(title, runs) {
+  const p = (r, key, q) => percentile(r[key], q);
+  table(title, [
+    ['run', 'host → DOM p50', 'p95', 'max', 'held in the host p95', 'webview p95', 'posts/s', 'clock error / drift', 'every chunk, in order'],
+    ...runs.map((r, i) => [String(i + 1), ms(p(r, 'e2e', 50)), ms(p(r, 'e2e', 95)), ms(p(r, 'e2e', 100)), ms(p(r, 'held', 95)), ms(p(r, 'webview', 95)),
+      (r.posts / (r.streamed / 1000)).toFixed(1), `± ${ms(r.clock.error)} / ${ms(r.clock.drift)}`, r.intact ? 'yes' : 'NO']),
+  ]);
+  const p95s = runs.map((r) => p(r, 'e2e', 95));
+  return { p95s, worst: Math.max(...p95s), median: median(p95s), intact: runs.every((r) => r.intact) };
+}
+
 export async function pixels() {
   const env = await h.launch();
-  const runs = [];
+  const fresh = [];
+  const long = [];
   try {
     const stream = await openStream(env);
-    await streamOnce(stream, CHUNKS / 10); // warm-up: compiles the panel's code
-    for (let i = 0; i < RUNS; i++) runs.push(await streamOnce(stream));
+    await streamOnce(stream, { chunks: CHUNKS / 10 }); // warm-up: compiles the panel's code
+    for (let i = 0; i < RUNS; i++) fresh.push(await streamOnce(stream));
+    await streamOnce(stream, { chunks: CHUNKS / 10, entries: LONG });
+    for (let i = 0; i < RUNS; i++) long.push(await streamOnce(stream, { entries: LONG }));
   } finally {
     await env.close();
   }
-  const med = (f) => median(runs.map(f));
-  const p = (key, q) => med((r) => percentile(r[key], q));
-  const p95 = p('e2e', 95);
-  const intact = runs.every((r) => r.intact);
-  table(`2. Streaming to pixels: ${count(CHUNKS)} chunks at ${count(RATE)}/s into the real webview (headless Chromium), median of ${RUNS} runs`, [
-    ['measure (the parts leave out the delivery into the page)', 'p50', 'p95', 'max'],
-    ['host → DOM: Transcript.apply (Node clock) → token in the DOM (page clock, mapped)', ms(p('e2e', 50)), ms(p95), ms(p('e2e', 100))],
-    ['  of which held in the host: Transcript.apply → ViewFeed post (Node clock)', ms(p('held', 50)), ms(p('held', 95)), ms(p('held', 100))],
-    ['  of which webview: message posted in the page → token in the DOM (page clock)', ms(p('webview', 50)), ms(p('webview', 95)), ms(p('webview', 100))],
-  ]);
-  table('2. Streaming to pixels: rates and checks', [
+  const what = `${count(CHUNKS)} chunks at ${count(RATE)}/s into the real webview (headless Chromium); host → DOM: Transcript.apply (Node clock) → token in the DOM (page clock, mapped); held in the host: apply → ViewFeed post; webview: posted in the page → in the DOM`;
+  const a = report(`2. Streaming to pixels, a fresh session: ${what}`, fresh);
+  const b = report(`2. Streaming to pixels, into the last entry of a restored ${count(LONG)}-entry transcript: ${what}`, long);
+  table('2. Streaming to pixels: targets', [
     ['figure', 'value', 'target', 'verdict'],
-    ['posts per second (ViewFeed → webview, one in flight at a time)', (med((r) => r.posts / (r.streamed / 1000))).toFixed(1), '', ''],
-    ['chunks per post', (med((r) => CHUNKS / r.posts)).toFixed(0), '', ''],
-    ['page clock mapped onto Node\'s: error bound (half the shortest round trip) / drift over a run', `± ${ms(Math.max(...runs.map((r) => r.clock.error)))} / ${ms(Math.max(...runs.map((r) => r.clock.drift)))}`, '', ''],
-    ['every chunk in the final DOM, in order, no page error', intact ? 'yes' : 'NO', 'yes', verdict(intact)],
-    ['host → DOM p95', ms(p95), '< 16 ms', verdict(p95 < 16)],
+    [`host → DOM p95, fresh session, worst of ${RUNS} runs (median)`, `${ms(a.worst)} (${ms(a.median)})`, '< 16 ms in every run', verdict(a.worst < 16)],
+    [`host → DOM p95, after ${count(LONG)} entries, worst of ${RUNS} runs (median)`, `${ms(b.worst)} (${ms(b.median)})`, '< 16 ms in every run', verdict(b.worst < 16)],
+    ['every chunk in the final DOM, in order, no page error (every run)', a.intact && b.intact ? 'yes' : 'NO', 'yes', verdict(a.intact && b.intact)],
   ]);
-  return { p50: p('e2e', 50), p95, held95: p('held', 95), webview95: p('webview', 95), postsPerSecond: med((r) => r.posts / (r.streamed / 1000)), intact };
+  return { fresh: a, long: b, intact: a.intact && b.intact };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await pixels();

@@ -42,7 +42,7 @@ export function summariseDiff(path: string, oldText: string | null, newText: str
     isNewFile: oldText === null,
     added,
     removed,
-    preview: preview.slice(0, DIFF_PREVIEW_LINES),
+    preview: detached(preview.slice(0, DIFF_PREVIEW_LINES)),
     previewTruncated: preview.length > DIFF_PREVIEW_LINES,
   };
 }
@@ -60,6 +60,17 @@ function lineTokens(text: string): string[] {
   if (lines.at(-1) === '') lines.pop();
   else lines[lines.length - 1] += '\n';
   return lines;
+}
+
+/**
+ * Copies of the lines that share no memory with the texts they came from. V8 may make a part of
+ * a long string a view into it, and a short concatenation a pair of pointers: a preview line kept
+ * that way kept the whole file alive, and a session editing many big files held their texts
+ * (measured: 1,000 edits of 100 KB files, 160 MB more than the budget of diff texts allows).
+ * JSON's round trip is the standard way to get flat strings of one's own.
+ */
+function detached(lines: string[]): string[] {
+  return JSON.parse(JSON.stringify(lines)) as string[];
 }
 
 function withoutMark(line: string): string {

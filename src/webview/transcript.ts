@@ -1,3 +1,4 @@
+import { Backlog, PENDING } from './backlog';
 import { h } from './dom';
 import { isSafeHref } from './markdown';
 import type { EntryView } from './protocol';
@@ -22,6 +23,8 @@ const HREF_MAX = 8192;
 const GROUP_SIZE = 50;
 const SECTION_GROUPS = 20;
 const SECTION_SIZE = GROUP_SIZE * SECTION_GROUPS;
+/** Entries a snapshot renders at once, the last ones: more than the tallest panel shows. */
+const TAIL = 100;
 
 /**
  * main#transcript: sections of groups of entries (`div.entry-section > div.entry-group >
@@ -37,6 +40,9 @@ export class Transcript {
   private focusAfterRender: { index: number; selector: string } | undefined;
   /** What entries are rendered with: the user's presentation, and what the session offers. */
   private readonly context: RenderContext;
+  /** The mirror's entries, as last rendered from: what the backlog renders its placeholders from. */
+  private entries: readonly (EntryView | undefined)[] = [];
+  private readonly backlog = new Backlog((index) => this.renderPending(index));
 
   constructor(
     private readonly root: HTMLElement,
@@ -70,18 +76,34 @@ export class Transcript {
     new ResizeObserver(() => this.stickToBottom()).observe(root);
   }
 
-  /** A snapshot: everything is new. One fragment, one insertion, no per-entry layout. */
+  /**
+   * A snapshot: everything is new. One fragment, one insertion, no per-entry layout. Only the
+   * last TAIL entries are rendered now, for the first paint (the view opens at the bottom); each
+   * older one is a placeholder that the backlog renders after, in idle time.
+   */
   rebuild(entries: readonly (EntryView | undefined)[]): void {
+    this.entries = entries;
+    const first = Math.max(0, entries.length - TAIL);
     const fragment = document.createDocumentFragment();
     let section: HTMLElement | undefined;
     let group: HTMLElement | undefined;
     for (let index = 0; index < entries.length; index++) {
       if (index % SECTION_SIZE === 0) fragment.append((section = h('div', 'entry-section')));
       if (index % GROUP_SIZE === 0) section?.append((group = h('div', 'entry-group')));
-      group?.append(renderEntry(entries[index], index, this.context));
+      group?.append(index < first ? h('div', PENDING) : renderEntry(entries[index], index, this.context));
     }
     this.root.replaceChildren(fragment);
     this.stick = true;
+    this.followOutput();
+    this.backlog.start(first);
+  }
+
+  /** Renders the entry at `index` if it is still a placeholder (an update may have rendered it). */
+  private renderPending(index: number): void {
+    const el = this.entryAt(index);
+    if (!el?.classList.contains(PENDING)) return;
+    el.replaceWith(renderEntry(this.entries[index], index, this.context));
+    // Content grew above the view: if it was at the bottom, it stays there.
     this.followOutput();
   }
 
@@ -90,6 +112,7 @@ export class Transcript {
    * appended in index order.
    */
   update(indices: Iterable<number>, entries: readonly (EntryView | undefined)[]): void {
+    this.entries = entries;
     const sorted = [...indices].sort((a, b) => a - b);
     for (const index of sorted) {
       // Fill any gap first so that entry i stays at its place.

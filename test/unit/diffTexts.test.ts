@@ -3,6 +3,8 @@
 // again; a diff too big on its own keeps none; a repeat of a dropped diff stays as it is.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { SessionUpdateSchema } from '../../src/protocol';
 import { DiffTexts, MAX_DIFF_TEXT_CHARS } from '../../src/session/diffTexts';
 import { Transcript } from '../../src/session/transcript';
@@ -81,4 +83,30 @@ test('a long session of big edits stays within the default budget', () => {
   assert.ok(t.diffSource(39, 0), 'the newest is kept');
   assert.equal(t.diffSource(0, 0), undefined, 'the oldest is not');
   assert.ok(kept * 2 * text.length <= MAX_DIFF_TEXT_CHARS);
+});
+
+test('dropped diff texts are freed: the cards\' previews keep no part of them alive', async () => {
+  // GC on demand, as `node --expose-gc` gives it: heap figures without it are noise.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  // V8 sweeps after a GC on threads of its own: the least of a few readings.
+  const heap = async () => {
+    const readings: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      gc();
+      readings.push(process.memoryUsage().heapUsed);
+    }
+    return Math.min(...readings);
+  };
+  // Distinct flat files of 100 KB, one line edited: 100 edits are 20 MB of texts, where the
+  // budget keeps 1 MB; each card previews the edited line, before and after.
+  const file = (i: number, edited: boolean) => Array.from({ length: 1_400 }, (_, n) => `export const value${n}_${i} = compute(${n}, '${edited && n === 7 ? 'edited' : 'original'}'); // file ${i}\n`).join('');
+  const before = await heap();
+  const t = new Transcript(1_000_000);
+  for (let i = 0; i < 100; i++) t.apply(call(`e${i}`, [diff(`/w/f${i}.ts`, file(i, true), file(i, false))]));
+  const grown = (await heap()) - before;
+  const cards = t.entries.flatMap((e) => (e.kind === 'tool' ? e.content : []));
+  assert.deepEqual(cards[99], { type: 'diff', path: '/w/f99.ts', isNewFile: false, added: 1, removed: 1, preview: ["-export const value7_99 = compute(7, 'original'); // file 99", "+export const value7_99 = compute(7, 'edited'); // file 99"], previewTruncated: false });
+  assert.ok(grown < 6_000_000, `the heap grew by ${(grown / 1e6).toFixed(1)} MB for a budget of 1 MB of diff texts`);
 });
