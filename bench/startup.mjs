@@ -67,7 +67,8 @@ export async function startup() {
     ['step', 'time'],
     ['ext.activate(): load dist/extension.js, activate(context)', host.times ? ms(inHost) : `not measured: ${host.why}`],
   ]);
-  return { load, activate, total, inHost, vsix: statSync(vsix).size };
+  const size = (file) => statSync(join(REPO, file)).size;
+  return { load, activate, total, inHost, vsix: statSync(vsix).size, extension: size('dist/extension.js'), webview: size('media/webview.js') };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await startup();
