@@ -4,7 +4,7 @@ import type { Entry } from './model';
 type EntryOf<K extends Entry['kind']> = Extract<Entry, { kind: K }>;
 
 /**
- * Entries of one kind the agent addresses by an id of its own (compactions, id-addressed plans):
+ * Entries of one kind the agent addresses by an id of its own (tool calls, compactions, id-addressed plans):
  * each id's entry index, so an update finds its entry at once, whatever the transcript's length.
  */
 export class KeyedEntries<K extends Entry['kind']> {
@@ -15,6 +15,11 @@ export class KeyedEntries<K extends Entry['kind']> {
     private readonly kind: K,
     private readonly idOf: (entry: EntryOf<K>) => string,
   ) {}
+
+  /** The ids, in the order their entries were added. */
+  ids(): IterableIterator<string> {
+    return this.index.keys();
+  }
 
   get(id: string): EntryOf<K> | undefined {
     const entry = this.entries.at(this.index.get(id) ?? -1);

@@ -3,6 +3,7 @@ import { contentText } from './contentText';
 import { DiffTexts } from './diffTexts';
 import type { DiffSource } from './diffTexts';
 import type { EntryList } from './entryList';
+import { KeyedEntries } from './keyedEntries';
 import type { Entry, TerminalState, ToolContent, ToolEntry } from './model';
 import { rawJson } from './rawJson';
 
@@ -15,7 +16,7 @@ const NO_OUTPUT: TerminalState = { output: '', truncated: false, exitStatus: nul
  * session's budget) and the output of the client terminals they embed.
  */
 export class ToolCards {
-  private readonly index = new Map<string, number>();
+  private readonly cards: KeyedEntries<'tool'>;
   /** Per tool call, its diffs' summaries and (within the session's budget) full texts. */
   private readonly diffs: DiffTexts;
   /** What each client terminal has shown, for the cards that embed it (and for cards that embed it later). */
@@ -23,17 +24,14 @@ export class ToolCards {
   /** The cards announced or updated in the turn that runs, if one does: what its end may mark unfinished. */
   private turn: Set<string> | undefined;
 
-  constructor(
-    private readonly entries: EntryList,
-    diffTextChars?: number,
-  ) {
+  constructor(entries: EntryList, diffTextChars?: number) {
+    this.cards = new KeyedEntries(entries, 'tool', (entry) => entry.toolCallId);
     this.diffs = new DiffTexts(diffTextChars);
   }
 
   /** The card of `toolCallId`, when it was announced. */
   entry(toolCallId: string): ToolEntry | undefined {
-    const entry = this.entries.at(this.index.get(toolCallId) ?? -1);
-    return entry?.kind === 'tool' ? entry : undefined;
+    return this.cards.get(toolCallId);
   }
 
   /** The kind of tool call `toolCallId`, when it was announced. */
@@ -43,7 +41,7 @@ export class ToolCards {
 
   /** The ids of the cards whose call is still pending or running (of the turn that runs, with `inTurn`). */
   running(inTurn = false): string[] {
-    return [...(inTurn ? (this.turn ?? []) : this.index.keys())].filter((id) => {
+    return [...(inTurn ? (this.turn ?? []) : this.cards.ids())].filter((id) => {
       const status = this.entry(id)?.status;
       return status === 'pending' || status === 'in_progress';
     });
@@ -80,15 +78,9 @@ export class ToolCards {
     // Any JSON value; null reads as absent, as for the other fields of an update.
     if (update.rawInput != null) patch.rawInput = rawJson(update.rawInput);
     if (update.rawOutput != null) patch.rawOutput = rawJson(update.rawOutput);
-    // One lookup of the id per update (a hash probe into a map as big as the session's calls).
-    const index = this.index.get(update.toolCallId);
-    if (index !== undefined) {
-      this.patchAt(index, patch);
-    } else {
-      this.index.set(update.toolCallId, this.entries.length);
-      // An update for a call never announced still shows: protocol drift stays visible.
-      this.entries.push({ kind: 'tool', toolCallId: update.toolCallId, title: 'Tool call', toolKind: 'other', status: 'pending', content: [], locations: [], ...patch });
-    }
+    // An update for a call never announced still shows: protocol drift stays visible.
+    const card = this.entry(update.toolCallId) ?? { kind: 'tool', toolCallId: update.toolCallId, title: 'Tool call', toolKind: 'other', status: 'pending', content: [], locations: [] };
+    this.cards.set({ ...card, ...patch });
     // Earlier cards whose diffs lost their full texts to make room say so.
     for (const toolCallId of dropped) {
       const views = this.diffs.views(toolCallId);
@@ -104,13 +96,8 @@ export class ToolCards {
   }
 
   patch(toolCallId: string, patch: Partial<ToolEntry>): void {
-    const index = this.index.get(toolCallId);
-    if (index !== undefined) this.patchAt(index, patch);
-  }
-
-  private patchAt(index: number, patch: Partial<ToolEntry>): void {
-    const entry = this.entries.at(index);
-    if (entry?.kind === 'tool') this.entries.replace(index, { ...entry, ...patch });
+    const entry = this.entry(toolCallId);
+    if (entry) this.cards.set({ ...entry, ...patch });
   }
 
   /** The full texts of diff `contentIndex` of the tool call at entry `index`, if it is one. */
@@ -121,24 +108,22 @@ export class ToolCards {
   /** A client terminal produced output or ended: every card embedding it shows the new state. */
   updateTerminal(terminalId: string, state: TerminalState): void {
     this.terminals.set(terminalId, state);
-    for (const [toolCallId, index] of this.index) {
+    for (const toolCallId of this.cards.ids()) {
       const entry = this.entry(toolCallId);
       if (!entry || !entry.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) continue;
       const content = entry.content.map((c) => (c.type === 'terminal' && c.terminalId === terminalId ? { ...c, ...state } : c));
-      this.entries.replace(index, { ...entry, content });
+      this.cards.set({ ...entry, content });
     }
   }
 
   /** Indexes the cards of a restored transcript. */
   restored(entries: readonly Entry[]): void {
-    entries.forEach((entry, index) => {
-      if (entry.kind === 'tool') this.index.set(entry.toolCallId, index);
-    });
+    this.cards.restored(entries);
   }
 
   clear(): void {
     this.turn?.clear();
-    this.index.clear();
+    this.cards.clear();
     this.diffs.clear();
     this.terminals.clear();
   }
