@@ -1,5 +1,7 @@
-// One cold activation of the bundled extension (dist/extension.js) in this fresh process, with
-// the stub vscode API of vscodeStub.cjs: prints {"require": ms, "activate": ms} as JSON.
+// One activation of the bundled extension (dist/extension.js, which loads dist/main.js through
+// V8's code cache in the folder given as argv[2]) in this fresh process, with the stub vscode API
+// of vscodeStub.cjs: prints {"require": ms, "activate": ms} as JSON. With `--save-cache` it waits
+// until the loader has written the cache, as a first start that stays open does.
 'use strict';
 const Module = require('node:module');
 const path = require('node:path');
@@ -15,11 +17,12 @@ require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports
 const start = performance.now();
 const extension = require(path.join(repo, 'dist', 'extension.js'));
 const loaded = performance.now();
-const context = stub.context(repo);
+const context = stub.context(repo, process.argv[2]);
 const api = extension.activate(context);
 const activated = performance.now();
 if (!api || stub.errors.length) throw new Error(`activation failed: ${stub.errors.join('; ') || 'no API returned'}`);
 console.log(JSON.stringify({ require: loaded - start, activate: activated - loaded }));
 // The host may have started timers or watchers: end them as VS Code would, then leave.
 context.subscriptions.forEach((d) => d?.dispose?.());
-process.exit(0);
+if (process.argv.includes('--save-cache')) setTimeout(() => process.exit(0), 6000);
+else process.exit(0);

@@ -42,8 +42,9 @@ table('Targets', [
   ['stream one chunk does not grow with length (10,000/100 ≤ 1.5×)', ratio(l.chunkGrowth), verdict(l.chunkGrowth <= 1.5)],
   ['stream one chunk into a 100 KB answer < 5 ms', ms(l.bigChunk), verdict(l.bigChunk < 5)],
   ['media/webview.js ≤ 250 KiB (release)', bytes(s.webview), verdict(s.webview <= 250 * 1024)],
-  ['dist/extension.js ≤ 400 KiB (release)', bytes(s.extension), verdict(s.extension <= 400 * 1024)],
-  ['require + activate ≤ 30 ms (stub vscode API; cold activation in the real host in table 4)', ms(s.total), verdict(s.total <= 30)],
+  ['dist/extension.js + dist/main.js ≤ 400 KiB (release)', bytes(s.extension), verdict(s.extension <= 400 * 1024)],
+  ['require + activate ≤ 30 ms (stub vscode API, code cache; cold activation in the real host in table 4)', ms(s.total), verdict(s.total <= 30)],
+  ['    the same at the first start of a build (no code cache yet)', ms(s.firstTotal), ''],
   ['100,000 messages and 1,000 diffs of 100 KB: extension host heap growth ≤ 150 MB', bytes(m.hostGrowth), verdict(m.hostMet)],
   ['same session restored: webview JS heap ≤ 100 MB', bytes(m.webHeap), verdict(m.webMet)],
 ]);

@@ -82,11 +82,12 @@ const api = withInert({
   }),
 });
 
-function context(extensionPath) {
+function context(extensionPath, globalStoragePath) {
   return withInert({
     subscriptions: [],
     extensionPath,
     extensionUri: uri(extensionPath),
+    ...(globalStoragePath ? { globalStorageUri: uri(globalStoragePath) } : {}),
     globalState: memento(),
     workspaceState: memento(),
     extensionMode: 1,

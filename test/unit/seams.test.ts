@@ -47,6 +47,8 @@ const RULES: Record<string, { ours: string[]; vscode: boolean; node: boolean }> 
   'webview-protocol': { ours: ['forms'], vscode: false, node: false },
   webview: { ours: ['webview-protocol'], vscode: false, node: false },
   'demo-agent': { ours: [], vscode: false, node: true },
+  // The entry VS Code loads: it names the extension's module only as a type (what it loads from dist/main.js).
+  boot: { ours: ['extension'], vscode: false, node: true },
   host: { ours: ['base', 'protocol', 'policy', 'agent', 'runtime', 'session', 'view', 'workspace', 'forms', 'webview-protocol', 'audit'], vscode: true, node: true },
 };
 
