@@ -6,7 +6,7 @@ import { renderSessionHeader, renderStatus } from './header';
 import { buildLayout } from './layout';
 import { Pickers } from './pickers';
 import { Presentation } from './presentation';
-import { HostToViewSchema } from './protocol';
+import { FocusPromptSchema, HostToViewSchema } from './protocol';
 import { Queue } from './queue';
 import { Review } from './review';
 import { SessionSwitcher } from './sessionSwitcher';
@@ -79,6 +79,8 @@ function flush(): void {
 }
 
 window.addEventListener('message', (event: MessageEvent) => {
+  // acpHost.focusPrompt: the host focused the view; the prompt box takes the keyboard.
+  if (FocusPromptSchema.safeParse(event.data).success) return ui.prompt.focus();
   const parsed = HostToViewSchema.safeParse(event.data);
   if (!parsed.success) {
     console.warn('ACP Host: ignored an invalid message from the host', parsed.error.issues[0]);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { HostToViewSchema, ViewToHostSchema } from '../../webview-protocol/messages';
+import { FocusPromptSchema, HostToViewSchema, ViewToHostSchema } from '../../webview-protocol/messages';
 import type { HostToView } from '../../webview-protocol/messages';
 import { panelHtml } from '../../view/panelHtml';
 import { ViewFeed } from '../../view/viewFeed';
@@ -46,6 +46,20 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     view.onDidDispose(() => {
       if (this.view === view) this.view = undefined;
     });
+  }
+
+  /**
+   * Shows the panel with the keyboard in its prompt box (acpHost.focusPrompt). VS Code's focus
+   * command resolves the view first when it never was; the panel then moves focus into the box.
+   */
+  async focusPrompt(): Promise<void> {
+    await vscode.commands.executeCommand(`${AgentViewProvider.viewId}.focus`);
+    if (this.view) await this.view.webview.postMessage(FocusPromptSchema.parse({ type: 'focusPrompt' }));
+  }
+
+  /** Whether the panel is shown (the integration tests check what focusPrompt did). */
+  get visible(): boolean {
+    return this.view?.visible ?? false;
   }
 
   private post(message: HostToView): void {
