@@ -150,5 +150,10 @@ export const ViewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('copyText'), text: z.string().check(z.maxLength(COPY_TEXT_MAX)) }),
   /** Open the text or terminal output `contentIndex` of the tool call at entry `index` in an editor, whole. */
   z.object({ type: z.literal('openToolOutput'), index, contentIndex: index }),
+  /**
+   * The panel's page gained or lost the keyboard: the keybindings that act in the panel need it
+   * (VS Code's `focusedView` does not follow focus into a webview view's page).
+   */
+  z.object({ type: z.literal('panelFocus'), focused: z.boolean() }),
 ]);
 export type ViewToHost = z.infer<typeof ViewToHostSchema>;

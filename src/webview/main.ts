@@ -98,4 +98,8 @@ window.addEventListener('message', (event: MessageEvent) => {
   }
 });
 
+// The keybindings that act in the panel (Escape stops, Ctrl+L opens a session) hold while it has the keyboard.
+window.addEventListener('focus', () => post({ type: 'panelFocus', focused: true }));
+window.addEventListener('blur', () => post({ type: 'panelFocus', focused: false }));
+
 post({ type: 'ready' });

@@ -117,13 +117,14 @@ describe('manifest', () => {
     for (const b of bindings) assert.ok(contributed.has(b.command), b.command);
     assert.deepEqual(bindings.map((b) => b.command).sort(), ['acpHost.acceptPermission', 'acpHost.cancelTurn', 'acpHost.focusPrompt', 'acpHost.newSession', 'acpHost.nextSession', 'acpHost.previousSession', 'acpHost.rejectPermission']);
     const keys = new Set(bindings.flatMap((b) => b.when?.match(/acpHost\.\w+/g) ?? []).filter((k) => k !== 'acpHost.agentView'));
-    assert.deepEqual([...keys].sort(), ['acpHost.permissionWaiting', 'acpHost.turnRunning']);
+    assert.deepEqual([...keys].sort(), ['acpHost.panelFocused', 'acpHost.permissionWaiting', 'acpHost.turnRunning']);
     const sources = readdirSync(path.join(REPO, 'src/host'), { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.ts'))
       .map((f) => readFileSync(path.join(REPO, 'src/host', f), 'utf8'))
       .join('\n');
     for (const key of keys) assert.ok(sources.includes(`'${key}'`), `${key} is set with setContext by src/host`);
     assert.match(sources, /executeCommand\('setContext', CONTEXT_KEYS\[key\]/);
+    assert.match(sources, /executeCommand\('setContext', CONTEXT_KEYS\.panelFocused/);
     // The stop and the permission answers act only when there is something to act on.
     assert.match(bindings.find((b) => b.command === 'acpHost.cancelTurn')?.when ?? '', /acpHost\.turnRunning/);
     for (const id of ['acpHost.acceptPermission', 'acpHost.rejectPermission']) assert.match(bindings.find((b) => b.command === id)?.when ?? '', /acpHost\.permissionWaiting/);

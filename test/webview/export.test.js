@@ -162,3 +162,16 @@ test('the review list fits a 240 px side bar: nothing overflows, long names elli
     await h.screenshot(page, 'review-240px');
   });
 });
+
+test('the page says when it gains and loses the keyboard (acpHost.panelFocused, for the keybindings that act in the panel)', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    await h.render(page, h.snapshot([]));
+    await h.clearPosted(page);
+    await page.evaluate(() => {
+      window.dispatchEvent(new FocusEvent('focus'));
+      window.dispatchEvent(new FocusEvent('blur'));
+    });
+    const focus = (await h.posted(page)).filter((m) => m.type === 'panelFocus');
+    assert.deepEqual(focus, [{ type: 'panelFocus', focused: true }, { type: 'panelFocus', focused: false }]);
+  });
+});

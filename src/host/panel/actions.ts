@@ -17,8 +17,8 @@ import type { Action, RunnerHost } from './actionRunner';
  * VS Code UI the actions open is its Workbench (workbench.ts); unit tests pass fakes of both.
  */
 
-/** What the panel asks of the host; `ready` and `rendered` pace the view's feed, and the view answers them itself. */
-export type PanelIntent = Exclude<ViewToHost, { type: 'ready' | 'rendered' }>;
+/** What the panel asks of the host; `ready` and `rendered` pace the view's feed and `panelFocus` sets a context key: the view answers them itself. */
+export type PanelIntent = Exclude<ViewToHost, { type: 'ready' | 'rendered' | 'panelFocus' }>;
 
 /** The shown session, as far as the actions use it. */
 export type ShownSession = Pick<

@@ -1,15 +1,17 @@
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../session/agentSession';
 
-/** The `when` clause keys of the keybindings (package.json's contributes.keybindings), about the shown session. */
+/** The `when` clause keys of the keybindings (package.json's contributes.keybindings): the panel's focus, and the shown session. */
 export const CONTEXT_KEYS = {
+  /** The panel's page has the keyboard (set by AgentViewProvider from the page's focus and blur). */
+  panelFocused: 'acpHost.panelFocused',
   /** A turn runs: Stop (acpHost.cancelTurn) has something to stop. */
   turnRunning: 'acpHost.turnRunning',
   /** A permission request waits on the user: acpHost.acceptPermission and acpHost.rejectPermission answer it. */
   permissionWaiting: 'acpHost.permissionWaiting',
 } as const;
 
-type Key = keyof typeof CONTEXT_KEYS;
+type Key = Exclude<keyof typeof CONTEXT_KEYS, 'panelFocused'>;
 
 /**
  * Keeps the context keys true exactly while the shown session is in that state. They are
