@@ -5,9 +5,11 @@
 //   node scripts/start-demo.js          then open the printed http://127.0.0.1:8080/?folder=... URL
 //
 // Env: PORT (default 8080), ACP_HOST_CACHE (default <repo>/.vscode-test), ACP_HOST_VSIX
-// (default <repo>/acp-host.vsix). The demo profile persists in ${ACP_HOST_CACHE}/demo/
-// (user-data, extensions, workspace): settings you change there survive restarts, and the VSIX
-// is reinstalled on every start so a rebuild is picked up. Stop with Ctrl+C.
+// (default <repo>/acp-host.vsix), ACP_HOST_DEMO_WORKSPACE (default ~/.cache/acp-host-demo/workspace).
+// The demo profile persists in ${ACP_HOST_CACHE}/demo/ (user-data, extensions): settings you change
+// there survive restarts, and the VSIX is reinstalled on every start so a rebuild is picked up.
+// The sample workspace lives outside this repository, so VS Code does not offer the repository
+// found in its parent folders as the demo's. Stop with Ctrl+C.
 //
 // Unlike the test runs, HOME and PATH stay yours: agents started by the extension (Claude Code,
 // Codex, Gemini CLI, ...) need their usual config and credentials.
@@ -15,6 +17,7 @@
 const cp = require('child_process');
 const fs = require('fs');
 const net = require('net');
+const os = require('os');
 const path = require('path');
 const wb = require('../test/host/workbench');
 
@@ -22,6 +25,29 @@ const { REPO, CACHE } = wb.paths;
 const DEMO = path.join(CACHE, 'demo');
 const VSIX = path.resolve(process.env.ACP_HOST_VSIX || path.join(REPO, 'acp-host.vsix'));
 const PORT = Number(process.env.PORT || 8080);
+const CACHE_HOME = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+
+/** The git repository `dir` or one of its parents is in, if any. */
+function enclosingRepository(dir) {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    if (fs.existsSync(path.join(at, '.git'))) return at;
+    if (path.dirname(at) === at) return undefined;
+  }
+}
+
+/**
+ * Where the sample workspace lives: stable across runs, and in no git repository (a home kept in
+ * git, say, falls back to the OS temp folder).
+ */
+function demoWorkspace() {
+  if (process.env.ACP_HOST_DEMO_WORKSPACE) return path.resolve(process.env.ACP_HOST_DEMO_WORKSPACE);
+  for (const base of [path.join(CACHE_HOME, 'acp-host-demo'), path.join(os.tmpdir(), 'acp-host-demo')]) {
+    const repository = enclosingRepository(path.dirname(base));
+    if (!repository) return path.join(base, 'workspace');
+    log(`not using ${base}: it is inside the git repository ${repository}`);
+  }
+  throw new Error('Every place for the demo workspace is inside a git repository: set ACP_HOST_DEMO_WORKSPACE to a folder outside one.');
+}
 
 const log = (...m) => console.log('[demo]', ...m);
 
@@ -52,7 +78,7 @@ async function main() {
 
   const userData = path.join(DEMO, 'user-data');
   const extensions = path.join(DEMO, 'extensions');
-  const workspace = path.join(DEMO, 'workspace');
+  const workspace = demoWorkspace();
   const config = path.join(DEMO, 'config.yaml');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
   fs.mkdirSync(extensions, { recursive: true });
@@ -64,7 +90,9 @@ async function main() {
     fs.writeFileSync(settings, JSON.stringify(defaults, null, 2));
   }
   if (!fs.existsSync(workspace)) {
-    fs.cpSync(path.join(REPO, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
+    // The workspace of earlier demos (inside the repository) keeps what was done in it.
+    const earlier = path.join(DEMO, 'workspace');
+    fs.cpSync(fs.existsSync(earlier) ? earlier : path.join(REPO, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
     log(`sample workspace copied to ${workspace}`);
   }
 

@@ -17,6 +17,7 @@ import { AgentViewProvider } from './panel/agentView';
 import { VsCodeWorkbench } from './panel/workbench';
 import { AgentSecrets } from './auth/authPorts';
 import { SignOutContext } from './auth/signOutContext';
+import { SessionContextKeys } from './panel/sessionContextKeys';
 import { MentionPicker, selectionAttachments } from './attachments/attachmentSources';
 import { agentPorts } from './agentPorts';
 import { Follower } from './editor/follow';
@@ -56,6 +57,8 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   private readonly follower = this.disposables.add(new Follower(setting('followAgent'), (m) => this.logs.channel.info(m)));
   /** Whether ACP: Sign Out is offered (the shown agent advertises logout). Public: the integration tests read it. */
   readonly signOutContext = this.disposables.add(new SignOutContext());
+  /** The keybindings' `when` keys about the shown session (public: the integration tests read them). */
+  readonly contextKeys = this.disposables.add(new SessionContextKeys());
   /** A start refused for an untrusted workspace is retried once the user trusts it (the panel opens in Restricted Mode). */
   private startWhenTrusted = false;
   private readonly store: SessionStore;
@@ -139,6 +142,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     this.view.attach(this.feedSource(controller));
     this.follower.attach(controller.transcript, () => controller.origin.confinement);
     this.signOutContext.follow(controller);
+    this.contextKeys.follow(controller);
     // A session brought back without a saved transcript gets its conversation from the agent
     // (session/load) without waiting for a prompt; one with a transcript starts when it is used.
     const nothingShown = controller.transcript.entries.length === 0;

@@ -62,6 +62,11 @@ export class Questions {
     return this.permissionWaits.has(toolCallId);
   }
 
+  /** The tool call of the oldest permission waiting on the user, if any (O(1): read on every transcript change). */
+  get firstPermission(): string | undefined {
+    return this.permissionWaits.first;
+  }
+
   /** Every question waiting on the user: permissions, then forms, each oldest first. */
   get waiting(): QuestionKey[] {
     return [...this.permissionWaits.keys.map((permission) => ({ permission })), ...this.formWaits.keys.map((form) => ({ form }))];

@@ -19,6 +19,11 @@ export class Waits<T> {
     return this.answers.has(key);
   }
 
+  /** The oldest request still waiting: O(1), however many wait. */
+  get first(): string | undefined {
+    return this.answers.keys().next().value;
+  }
+
   get keys(): string[] {
     return [...this.answers.keys()];
   }

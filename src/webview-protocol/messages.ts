@@ -50,6 +50,8 @@ const index = z.int().check(z.nonnegative());
 export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const IMAGE_BASE64_MAX = Math.ceil(IMAGE_MAX_BYTES / 3) * 4;
+/** What a code block's Copy may carry: the panel renders a tool's text as markdown up to 100,000 characters, an answer whole. */
+export const COPY_TEXT_MAX = 10_000_000;
 
 /**
  * The host's post number, on the snapshots and batches that the ViewFeed sends: the panel answers
@@ -78,6 +80,9 @@ export const HostToViewSchema = z.union([
   z.object({ type: z.literal('batch'), seq: z.optional(seq), messages: z.array(HostToViewMessageSchema) }),
 ]);
 export type HostToView = z.infer<typeof HostToViewSchema>;
+
+/** Posted outside the feed (it changes no state): put the focus in the prompt box (acpHost.focusPrompt). */
+export const FocusPromptSchema = z.object({ type: z.literal('focusPrompt') });
 
 export const ViewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
@@ -139,5 +144,16 @@ export const ViewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('authenticate'), methodId: z.string() }),
   /** Give up on the sign-in in progress (`signingIn`): the agent's `authenticate` is cancelled. */
   z.object({ type: z.literal('cancelSignIn') }),
+  /** A message's Copy: the host copies the markdown source of text entry `index` (the user's, the agent's, a thought). */
+  z.object({ type: z.literal('copyMessage'), index }),
+  /** A code block's Copy: its text, as the panel rendered it from the entry. */
+  z.object({ type: z.literal('copyText'), text: z.string().check(z.maxLength(COPY_TEXT_MAX)) }),
+  /** Open the text or terminal output `contentIndex` of the tool call at entry `index` in an editor, whole. */
+  z.object({ type: z.literal('openToolOutput'), index, contentIndex: index }),
+  /**
+   * The panel's page gained or lost the keyboard: the keybindings that act in the panel need it
+   * (VS Code's `focusedView` does not follow focus into a webview view's page).
+   */
+  z.object({ type: z.literal('panelFocus'), focused: z.boolean() }),
 ]);
 export type ViewToHost = z.infer<typeof ViewToHostSchema>;

@@ -18,6 +18,8 @@ export function renderStatus(ui: Layout, status: StatusView): void {
   ui.status.textContent = `${status.agentName}: ${PHASE_WORDS[status.phase]}`;
   ui.start.hidden = status.phase !== 'idle';
   ui.restart.hidden = status.phase !== 'crashed' && status.phase !== 'ready' && status.phase !== 'auth';
+  // The one thing to do after a crash stands out; otherwise Restart is a quiet, secondary action.
+  ui.restart.classList.toggle('secondary', status.phase !== 'crashed');
   ui.detail.hidden = !status.detail;
   ui.detail.textContent = status.detail ?? '';
 }

@@ -6,7 +6,7 @@ import { renderSessionHeader, renderStatus } from './header';
 import { buildLayout } from './layout';
 import { Pickers } from './pickers';
 import { Presentation } from './presentation';
-import { HostToViewSchema } from './protocol';
+import { FocusPromptSchema, HostToViewSchema } from './protocol';
 import { Queue } from './queue';
 import { Review } from './review';
 import { SessionSwitcher } from './sessionSwitcher';
@@ -79,6 +79,8 @@ function flush(): void {
 }
 
 window.addEventListener('message', (event: MessageEvent) => {
+  // acpHost.focusPrompt: the host focused the view; the prompt box takes the keyboard.
+  if (FocusPromptSchema.safeParse(event.data).success) return ui.prompt.focus();
   const parsed = HostToViewSchema.safeParse(event.data);
   if (!parsed.success) {
     console.warn('ACP Host: ignored an invalid message from the host', parsed.error.issues[0]);
@@ -95,5 +97,9 @@ window.addEventListener('message', (event: MessageEvent) => {
     if ('seq' in message && message.seq !== undefined) post({ type: 'rendered', seq: message.seq });
   }
 });
+
+// The keybindings that act in the panel (Escape stops, Ctrl+L opens a session) hold while it has the keyboard.
+window.addEventListener('focus', () => post({ type: 'panelFocus', focused: true }));
+window.addEventListener('blur', () => post({ type: 'panelFocus', focused: false }));
 
 post({ type: 'ready' });

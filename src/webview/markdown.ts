@@ -1,6 +1,7 @@
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
 import { h } from './dom';
+import { addCodeCopyButtons } from './entryActions';
 
 /**
  * Agent markdown → DOM. Two independent walls: markdown-it with html:false never passes raw HTML
@@ -74,5 +75,8 @@ export function markdownBlock(text: string): HTMLElement {
 /** markdown-it's HTML through DOMPurify, with the allow-list above. */
 export function sanitize(html: string): DocumentFragment {
   // The argument only selects the fragment-returning typing: setConfig's config is what applies.
-  return purify.sanitize(html, { RETURN_DOM_FRAGMENT: true });
+  const fragment = purify.sanitize(html, { RETURN_DOM_FRAGMENT: true });
+  // Ours, added after the sanitizer: agent markup can never make a button.
+  addCodeCopyButtons(fragment);
+  return fragment;
 }

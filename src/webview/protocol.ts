@@ -1,6 +1,6 @@
 // The webview's only window on our code: the shared host↔view protocol (a unit test checks that
 // nothing else of ours is imported from here).
-export { HostToViewSchema, IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '../webview-protocol/messages';
+export { COPY_TEXT_MAX, FocusPromptSchema, HostToViewSchema, IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '../webview-protocol/messages';
 export type { HostToView, SessionTabView, StatusView, ViewToHost } from '../webview-protocol/messages';
 export type {
   CompactionEntryView,

@@ -74,7 +74,10 @@ function item(file: ReviewFileView): HTMLLIElement {
   const li = h('li', `review-file review-${file.change}`);
   li.dataset.path = file.path;
   li.dataset.change = file.change;
-  const name = h('span', 'review-path', pathTail(file.path));
+  // The file's name, then its folder (the last two segments), which ellipsizes first in a narrow side bar; the tooltip has it all.
+  const segments = file.path.split(/[\\/]/).filter(Boolean);
+  const name = h('span', 'review-path');
+  appendSpaced(name, h('span', 'review-name', segments.at(-1) ?? file.path), h('span', 'review-folder', pathTail(segments.slice(0, -1).join('/'))));
   name.title = `${file.path} (${CHANGE_WORDS[file.change]})`;
   const counts = h('span', 'review-counts');
   appendSpaced(counts, h('span', 'diff-added', `+${file.added}`), h('span', 'diff-removed', `\u2212${file.removed}`));

@@ -9,6 +9,7 @@ import { patchEntry, renderEntry } from './render/entries';
 import type { RenderContext } from './render/context';
 import type { Presentation } from './presentation';
 import { post } from './vscode';
+import { entryActionIntent } from './entryActions';
 
 /** Within this many pixels of the bottom the view follows new output. */
 const STICK_PX = 40;
@@ -254,6 +255,12 @@ export class Transcript {
     if (urlAction) {
       const answer = urlDecision(urlAction);
       if (answer) post(answer);
+      return;
+    }
+
+    const action = entryActionIntent(target, index, contentIndexOf(target));
+    if (action) {
+      post(action);
       return;
     }
 

@@ -6,11 +6,12 @@ import { COMMAND_IDS, dispatchIntent, runCommand } from '../../src/host/panel/ac
 import type { ActionHost, CommandId, PanelIntent, ShownSession, Workbench } from '../../src/host/panel/actions';
 import { runAction } from '../../src/host/panel/actionRunner';
 import type { RunnerHost } from '../../src/host/panel/actionRunner';
+import type { Entry } from '../../src/session/model';
 
 type Phase = ShownSession['currentStatus']['phase'];
 
 /** Every call on the host, its workbench and its sessions, as "name(args)" lines in order. */
-function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?: string; fail?: string; urls?: Record<string, { state: string; url: string }> } = {}) {
+function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?: string; fail?: string; urls?: Record<string, { state: string; url: string }>; entries?: Entry[]; waiting?: string } = {}) {
   const calls: string[] = [];
   const failures: { what: string; message: string; tellUser: boolean }[] = [];
   const record =
@@ -33,12 +34,16 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
       if (card?.state === 'pending') card.state = action === 'accept' ? 'waiting' : 'declined';
     };
     fake.signOut = async () => (calls.push(`${label}.signOut()`), `Signed out of ${label}-agent.`);
+    const entries = options.entries ?? [];
     fake.transcript = {
+      entries,
       diffSource: (index: number) => (index === 0 ? { path: '/ws/a.ts', oldText: 'a', newText: 'b' } : undefined),
-      questions: { urlEntry: (key: string) => urls.get(key) },
+      questions: { urlEntry: (key: string) => urls.get(key), firstPermission: options.waiting },
+      tools: { entry: (id: string) => entries.find((e) => e.kind === 'tool' && e.toolCallId === id) },
     };
+    fake.label = `${label} title`;
     // A multi-root session: what the agent names opens only within these.
-    fake.origin = { confinement: ['/ws', '/second'] };
+    fake.origin = { confinement: ['/ws', '/second'], roots: { cwd: '/ws', additionalDirectories: ['/second'] } };
     fake.start = async () => {
       calls.push(`${label}.start()`);
       await (options.start?.() ?? Promise.resolve());
@@ -58,11 +63,16 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
     showTrace: record('showTrace'),
     copyTrace: record('copyTrace'),
     forgetSecrets: record('forgetSecrets'),
+    copy: record('copy'),
+    openText: record('openText'),
+    openMarkdown: record('openMarkdown'),
     failed: (what, error, tellUser) => void failures.push({ what, message: error.message, tellUser }),
   };
   const host = {
     controller: session('shown'),
     workbench,
+    view: { focusPrompt: record('view.focusPrompt') },
+    tabs: { all: [{ key: 'k1' }, { key: 'k2' }, { key: 'k3' }], shown: { key: 'k1' } as { key: string } | undefined },
     reviewer: { open: record('reviewer.open'), keep: record('reviewer.keep'), undo: record('reviewer.undo') },
     audit: { show: record('audit.show'), export: record('audit.export') },
     mentions: { pick: async () => (calls.push('mentions.pick()'), [{ kind: 'file' as const, uri: 'file:///ws/a.ts', name: 'a.ts', path: 'a.ts' }]) },
@@ -292,6 +302,85 @@ describe('palette commands', () => {
   test('every command is registered from the table', () => {
     assert.equal(new Set(COMMAND_IDS).size, COMMAND_IDS.length);
     for (const id of COMMAND_IDS) assert.match(id, /^acpHost\.\w+$/);
+  });
+});
+
+describe('take it with you, keyboard first', () => {
+  const tool = (permission: (Entry & { kind: 'tool' })['permission']): Entry => ({
+    kind: 'tool',
+    toolCallId: 't1',
+    title: 'Run: npm test',
+    toolKind: 'execute',
+    status: 'completed',
+    locations: [],
+    content: [{ type: 'text', text: 'all of it' }, { type: 'diff', path: '/ws/a.ts', isNewFile: false, added: 1, removed: 0, preview: ['+a'], previewTruncated: false }, { type: 'terminal', terminalId: 'x', output: 'tail', truncated: true, exitStatus: null }],
+    permission,
+  });
+
+  test('Copy on a message copies the model’s markdown source; on a code block, the text the panel sent; neither for other entries', async () => {
+    const { host, calls, failures } = fakeHost({ entries: [{ kind: 'user', text: 'hi *there*' }, { kind: 'agent', text: '# Answer\n```js\nx\n```' }, { kind: 'turnEnd', stopReason: 'end_turn' }] });
+    await dispatchIntent(host, { type: 'copyMessage', index: 1 });
+    await dispatchIntent(host, { type: 'copyMessage', index: 0 });
+    await dispatchIntent(host, { type: 'copyText', text: 'const x = 1;' });
+    assert.deepEqual(calls, ['copy("# Answer\\n```js\\nx\\n```")', 'copy("hi *there*")', 'copy("const x = 1;")']);
+    await dispatchIntent(host, { type: 'copyMessage', index: 2 });
+    await dispatchIntent(host, { type: 'copyMessage', index: 9 });
+    assert.equal(calls.length, 3);
+    assert.deepEqual(failures.map((f) => f.message), ['That entry is not a message: there is nothing to copy.', 'That entry is not a message: there is nothing to copy.']);
+  });
+
+  test('Open in editor opens a tool’s whole text output, or its terminal’s, named after the title; a diff or a missing one says why', async () => {
+    const { host, calls, failures } = fakeHost({ entries: [tool(undefined)] });
+    await dispatchIntent(host, { type: 'openToolOutput', index: 0, contentIndex: 0 });
+    await dispatchIntent(host, { type: 'openToolOutput', index: 0, contentIndex: 2 });
+    assert.deepEqual(calls, ['openText("Run npm test.txt", "all of it")', 'openText("Run npm test (terminal).txt", "[earlier output truncated]\\ntail")']);
+    await dispatchIntent(host, { type: 'openToolOutput', index: 0, contentIndex: 1 });
+    await dispatchIntent(host, { type: 'openToolOutput', index: 3, contentIndex: 0 });
+    assert.equal(calls.length, 2);
+    assert.deepEqual(failures.map((f) => f.tellUser), [true, true]);
+  });
+
+  test('Export Conversation opens the shown session as Markdown: its title, agent, entries, paths relative to its roots', async () => {
+    const { host, calls } = fakeHost({ entries: [{ kind: 'user', text: 'Question' }, { kind: 'agent', text: 'Answer' }] });
+    await runCommand(host, 'acpHost.exportConversation');
+    assert.equal(calls.length, 1);
+    const text = JSON.parse(calls[0].slice('openMarkdown('.length, -1)) as string;
+    assert.match(text, /^# shown title\n\n- Agent: shown-agent\n- Exported: \d{4}-\d\d-\d\dT/);
+    assert.match(text, /## You\n\nQuestion\n\n## shown-agent\n\nAnswer\n$/);
+  });
+
+  test('accept and reject answer the oldest waiting permission with its once-only option first, else the always one', async () => {
+    const options = (kinds: string[]) => kinds.map((kind) => ({ optionId: `id-${kind}`, name: kind, kind })) as (Entry & { kind: 'tool' })['permission'];
+    for (const [kinds, accept, reject] of [
+      [['allow_always', 'allow_once', 'reject_always', 'reject_once'], 'id-allow_once', 'id-reject_once'],
+      [['reject_always', 'allow_always'], 'id-allow_always', 'id-reject_always'],
+    ] as const) {
+      const { host, calls } = fakeHost({ entries: [tool(options([...kinds]))], waiting: 't1' });
+      await runCommand(host, 'acpHost.acceptPermission');
+      await runCommand(host, 'acpHost.rejectPermission');
+      assert.deepEqual(calls, [`shown.choosePermission("t1", "${accept}")`, `shown.choosePermission("t1", "${reject}")`]);
+    }
+    const none = fakeHost();
+    await runCommand(none.host, 'acpHost.acceptPermission');
+    assert.deepEqual(none.failures, [{ what: 'acpHost.acceptPermission', message: 'No permission request is waiting.', tellUser: true }]);
+    const onlyAllow = fakeHost({ entries: [tool(options(['allow_once']))], waiting: 't1' });
+    await runCommand(onlyAllow.host, 'acpHost.rejectPermission');
+    assert.deepEqual(onlyAllow.calls, []);
+    assert.match(onlyAllow.failures[0].message, /offers no reject option/);
+  });
+
+  test('next and previous session go round the open sessions; focus prompt focuses the panel’s prompt', async () => {
+    const { host, calls } = fakeHost();
+    await runCommand(host, 'acpHost.nextSession');
+    await runCommand(host, 'acpHost.previousSession');
+    host.tabs.shown = { key: 'k3' };
+    await runCommand(host, 'acpHost.nextSession');
+    await runCommand(host, 'acpHost.focusPrompt');
+    assert.deepEqual(calls, ['switchSession("k2")', 'switchSession("k3")', 'switchSession("k1")', 'view.focusPrompt()']);
+    const alone = fakeHost();
+    alone.host.tabs = { all: [{ key: 'k1' }], shown: { key: 'k1' } };
+    await runCommand(alone.host, 'acpHost.nextSession');
+    assert.deepEqual(alone.calls, []);
   });
 });
 

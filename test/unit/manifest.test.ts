@@ -2,7 +2,7 @@
 // VSIX before the unit tests run; run `npm run package` first when running this file alone.
 import test, { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import * as yauzl from 'yauzl';
 import { COMMAND_IDS } from '../../src/host/panel/actions';
@@ -66,16 +66,22 @@ describe('manifest', () => {
     assert.deepEqual(
       commands.map((c) => c.command).sort(),
       [
+        'acpHost.acceptPermission',
         'acpHost.addSelection',
         'acpHost.cancelTurn',
         'acpHost.chooseAgent',
         'acpHost.closeSession',
         'acpHost.copyTrace',
         'acpHost.exportAuditLog',
+        'acpHost.exportConversation',
+        'acpHost.focusPrompt',
         'acpHost.forgetSecrets',
         'acpHost.manageRememberedPermissions',
         'acpHost.manageWorkspaceConsent',
         'acpHost.newSession',
+        'acpHost.nextSession',
+        'acpHost.previousSession',
+        'acpHost.rejectPermission',
         'acpHost.restartAgent',
         'acpHost.sessionHistory',
         'acpHost.showAuditLog',
@@ -97,6 +103,31 @@ describe('manifest', () => {
     for (const [where, items] of Object.entries(menus)) {
       for (const item of items.filter((m) => m.command === 'acpHost.signOut')) assert.match(item.when ?? '', /acpHost\.canSignOut/, where);
     }
+  });
+
+  test('Export Conversation is in the panel’s “…” menu', () => {
+    const [item] = (manifest.contributes.menus['view/title'] as { command: string; when?: string; group?: string }[]).filter((m) => m.command === 'acpHost.exportConversation');
+    assert.equal(item.when, 'view == acpHost.agentView');
+    assert.doesNotMatch(item.group ?? '', /^navigation/, 'in the overflow, not a toolbar icon');
+  });
+
+  test('keybindings: each runs a contributed command, and each acpHost.* key of their `when` clauses is set by the code', () => {
+    const bindings = manifest.contributes.keybindings as { command: string; key: string; mac?: string; when?: string }[];
+    const contributed = new Set((manifest.contributes.commands as { command: string }[]).map((c) => c.command));
+    for (const b of bindings) assert.ok(contributed.has(b.command), b.command);
+    assert.deepEqual(bindings.map((b) => b.command).sort(), ['acpHost.acceptPermission', 'acpHost.cancelTurn', 'acpHost.focusPrompt', 'acpHost.newSession', 'acpHost.nextSession', 'acpHost.previousSession', 'acpHost.rejectPermission']);
+    const keys = new Set(bindings.flatMap((b) => b.when?.match(/acpHost\.\w+/g) ?? []).filter((k) => k !== 'acpHost.agentView'));
+    assert.deepEqual([...keys].sort(), ['acpHost.panelFocused', 'acpHost.permissionWaiting', 'acpHost.turnRunning']);
+    const sources = readdirSync(path.join(REPO, 'src/host'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => readFileSync(path.join(REPO, 'src/host', f), 'utf8'))
+      .join('\n');
+    for (const key of keys) assert.ok(sources.includes(`'${key}'`), `${key} is set with setContext by src/host`);
+    assert.match(sources, /executeCommand\('setContext', CONTEXT_KEYS\[key\]/);
+    assert.match(sources, /executeCommand\('setContext', CONTEXT_KEYS\.panelFocused/);
+    // The stop and the permission answers act only when there is something to act on.
+    assert.match(bindings.find((b) => b.command === 'acpHost.cancelTurn')?.when ?? '', /acpHost\.turnRunning/);
+    for (const id of ['acpHost.acceptPermission', 'acpHost.rejectPermission']) assert.match(bindings.find((b) => b.command === id)?.when ?? '', /acpHost\.permissionWaiting/);
   });
 
   test('every contributed command has an action, and every action a contributed command', () => {

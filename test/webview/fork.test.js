@@ -34,7 +34,7 @@ test('fork: the button is on the user\'s messages only while the agent forks, an
     const second = page.locator(`${h.entry(3)} button.fork-from-here`);
     assert.equal(await second.isVisible(), true);
     assert.equal((await second.textContent()).trim(), 'Fork from here');
-    assert.equal(await page.locator(`${h.entry(1)} button`).count(), 0, 'not on the agent\'s messages');
+    assert.equal(await page.locator(`${h.entry(1)} button.fork-from-here`).count(), 0, 'not on the agent\'s messages');
 
     await second.click();
     assert.deepEqual(await intents(page), [{ type: 'fork', index: 3 }]);

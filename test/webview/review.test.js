@@ -18,7 +18,7 @@ const FILES = [
   { path: '/work/project/old.txt', change: 'deleted', added: 0, removed: 7 },
 ];
 
-test('the review list is hidden when empty, and lists each file with its icon, path tail, counts and actions', async () => {
+test('the review list is hidden when empty, and lists each file with its icon, name and folder, counts and actions', async () => {
   await h.withPanel(env, {}, async (page) => {
     await h.render(page, h.snapshot([{ kind: 'user', text: 'go' }]));
     assert.equal(await page.locator('section.review').isVisible(), false, 'hidden without files');
@@ -38,9 +38,9 @@ test('the review list is hidden when empty, and lists each file with its icon, p
       })),
     );
     assert.deepEqual(rows, [
-      { path: FILES[0].path, icon: 'codicon-diff-modified', label: 'modified', tail: 'deep/app.ts', title: `${FILES[0].path} (modified)`, added: '+12', removed: '\u22123', buttons: ['review-open:Open diff:codicon-diff', 'review-keep:Keep:codicon-check', 'review-undo:Undo:codicon-discard'] },
-      { path: FILES[1].path, icon: 'codicon-diff-added', label: 'created', tail: 'src/new.ts', title: `${FILES[1].path} (created)`, added: '+40', removed: '\u22120', buttons: ['review-open:Open diff:codicon-diff', 'review-keep:Keep:codicon-check', 'review-undo:Undo:codicon-discard'] },
-      { path: FILES[2].path, icon: 'codicon-diff-removed', label: 'deleted', tail: 'project/old.txt', title: `${FILES[2].path} (deleted)`, added: '+0', removed: '\u22127', buttons: ['review-open:Open diff:codicon-diff', 'review-keep:Keep:codicon-check', 'review-undo:Undo:codicon-discard'] },
+      { path: FILES[0].path, icon: 'codicon-diff-modified', label: 'modified', tail: 'app.ts src/deep', title: `${FILES[0].path} (modified)`, added: '+12', removed: '\u22123', buttons: ['review-open:Open diff:codicon-diff', 'review-keep:Keep:codicon-check', 'review-undo:Undo:codicon-discard'] },
+      { path: FILES[1].path, icon: 'codicon-diff-added', label: 'created', tail: 'new.ts project/src', title: `${FILES[1].path} (created)`, added: '+40', removed: '\u22120', buttons: ['review-open:Open diff:codicon-diff', 'review-keep:Keep:codicon-check', 'review-undo:Undo:codicon-discard'] },
+      { path: FILES[2].path, icon: 'codicon-diff-removed', label: 'deleted', tail: 'old.txt work/project', title: `${FILES[2].path} (deleted)`, added: '+0', removed: '\u22127', buttons: ['review-open:Open diff:codicon-diff', 'review-keep:Keep:codicon-check', 'review-undo:Undo:codicon-discard'] },
     ]);
     await h.render(page, { type: 'session', session: h.session({ review: FILES.slice(0, 1) }) });
     assert.equal((await page.locator('.review-count').textContent()).trim(), '1 file changed');

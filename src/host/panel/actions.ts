@@ -2,6 +2,10 @@ import type { NewAttachment } from '../../session/attachments';
 import type { AgentSession } from '../../session/agentSession';
 import type { DiffSource } from '../../session/transcript';
 import { DIFF_TEXTS_DROPPED } from '../../session/diffTexts';
+import { conversationMarkdown } from '../../session/exportMarkdown';
+import { shortcutChoice } from '../../session/permissionShortcut';
+import type { ShortcutAnswer } from '../../session/permissionShortcut';
+import { messageText, toolOutput } from '../../session/entryText';
 import type { ViewToHost } from '../../webview-protocol/messages';
 import { runAction } from './actionRunner';
 import type { Action, RunnerHost } from './actionRunner';
@@ -13,8 +17,8 @@ import type { Action, RunnerHost } from './actionRunner';
  * VS Code UI the actions open is its Workbench (workbench.ts); unit tests pass fakes of both.
  */
 
-/** What the panel asks of the host; `ready` and `rendered` pace the view's feed, and the view answers them itself. */
-export type PanelIntent = Exclude<ViewToHost, { type: 'ready' | 'rendered' }>;
+/** What the panel asks of the host; `ready` and `rendered` pace the view's feed and `panelFocus` sets a context key: the view answers them itself. */
+export type PanelIntent = Exclude<ViewToHost, { type: 'ready' | 'rendered' | 'panelFocus' }>;
 
 /** The shown session, as far as the actions use it. */
 export type ShownSession = Pick<
@@ -37,6 +41,7 @@ export type ShownSession = Pick<
   | 'detach'
   | 'noteAttachment'
   | 'origin'
+  | 'label'
 >;
 
 /** The VS Code UI the actions open. */
@@ -57,6 +62,12 @@ export interface Workbench {
   copyTrace(agentName: string): Thenable<unknown>;
   /** Forgets every stored agent secret, and says how many there were. */
   forgetSecrets(): Promise<void>;
+  /** Puts `text` on the clipboard, and says so. */
+  copy(text: string): Promise<void>;
+  /** Opens `text` as a read-only document named `name` (its extension picks the language). */
+  openText(name: string, text: string): Promise<void>;
+  /** Opens Markdown as an untitled document: the user saves it where they like, or closes it. */
+  openMarkdown(text: string): Promise<void>;
   failed(what: string, error: Error, tellUser: boolean): void;
 }
 
@@ -65,6 +76,10 @@ export interface ActionHost extends RunnerHost<ShownSession> {
   readonly workbench: Workbench;
   readonly reviewer: { open(path: string): Promise<void>; keep(path?: string): Promise<void>; undo(path?: string): Promise<void> };
   readonly mentions: { pick(): Promise<NewAttachment[]> };
+  /** The panel: acpHost.focusPrompt shows it with the keyboard in its prompt box. */
+  readonly view: { focusPrompt(): Promise<void> };
+  /** The open sessions, in the switcher's order: next and previous go round them. */
+  readonly tabs: { readonly all: readonly { key: string }[]; readonly shown: { key: string } | undefined };
   /** The workspace's audit log (host/audit/workspaceAudit.ts). */
   readonly audit: { show(): Promise<unknown>; export(): Promise<unknown> };
   agentChoices(): readonly { name: string; commandLine: string; note?: string }[];
@@ -148,7 +163,37 @@ const INTENT_ACTIONS: { [K in PanelIntent['type']]: HostAction<Extract<PanelInte
   fork: { needs: 'agent', warnOnFailure: true, run: ({ host, session, intent }) => host.forkSession(session, intent.index) },
   closeSession: { run: ({ host, intent }) => host.closeSession(intent.key) },
   sessionHistory: { run: ({ host }) => host.openFromHistory() },
+  copyMessage: { run: ({ host, session, intent }) => host.workbench.copy(messageText(session.transcript.entries[intent.index])) },
+  copyText: { run: ({ host, intent }) => host.workbench.copy(intent.text) },
+  openToolOutput: {
+    warnOnFailure: true,
+    run: ({ host, session, intent }) => {
+      const output = toolOutput(session.transcript.entries[intent.index], intent.contentIndex);
+      return host.workbench.openText(output.name, output.text);
+    },
+  },
 };
+
+/** The keyboard's answer to the oldest waiting permission (session/permissionShortcut.ts says which option). */
+function answerWaiting(answer: ShortcutAnswer): HostAction<void> {
+  return {
+    run: ({ session }) => {
+      const { toolCallId, optionId } = shortcutChoice(session.transcript, answer);
+      session.choosePermission(toolCallId, optionId);
+    },
+  };
+}
+
+/** Shows the open session `step` places from the shown one, going round; nothing when there is no other. */
+function stepSession(step: 1 | -1): HostAction<void> {
+  return {
+    run: ({ host }) => {
+      const all = host.tabs.all;
+      const at = all.findIndex((t) => t.key === host.tabs.shown?.key);
+      if (all.length > 1) host.switchSession(all[(at + step + all.length) % all.length].key);
+    },
+  };
+}
 
 /**
  * The palette's commands (package.json's contributes.commands, which test/unit/manifest.test.ts
@@ -178,6 +223,24 @@ const COMMANDS = {
   'acpHost.manageRememberedPermissions': { run: ({ host }) => host.manageRememberedPermissions() },
   'acpHost.showAuditLog': { run: ({ host }) => host.audit.show() },
   'acpHost.exportAuditLog': { run: ({ host }) => host.audit.export() },
+  'acpHost.exportConversation': {
+    run: ({ host, session }) =>
+      host.workbench.openMarkdown(
+        conversationMarkdown({
+          title: session.label,
+          agentName: session.currentStatus.agentName,
+          date: new Date().toISOString(),
+          roots: [session.origin.roots.cwd, ...session.origin.roots.additionalDirectories],
+          entries: session.transcript.entries,
+          diffSource: (index, contentIndex) => session.transcript.diffSource(index, contentIndex),
+        }),
+      ),
+  },
+  'acpHost.focusPrompt': { run: ({ host }) => host.view.focusPrompt() },
+  'acpHost.acceptPermission': answerWaiting('allow'),
+  'acpHost.rejectPermission': answerWaiting('reject'),
+  'acpHost.nextSession': stepSession(1),
+  'acpHost.previousSession': stepSession(-1),
 } satisfies Record<`acpHost.${string}`, PanelIntent | HostAction<void>>;
 
 export type CommandId = keyof typeof COMMANDS;

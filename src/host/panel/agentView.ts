@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { HostToViewSchema, ViewToHostSchema } from '../../webview-protocol/messages';
+import { FocusPromptSchema, HostToViewSchema, ViewToHostSchema } from '../../webview-protocol/messages';
 import type { HostToView } from '../../webview-protocol/messages';
 import { panelHtml } from '../../view/panelHtml';
 import { ViewFeed } from '../../view/viewFeed';
 import type { FeedSource } from '../../view/viewFeed';
 import type { PanelIntent } from './actions';
+import { CONTEXT_KEYS } from './sessionContextKeys';
 
 /**
  * The "Agent" webview view: a projection of the controller's transcript and session state. A
@@ -16,6 +17,10 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   static readonly viewId = 'acpHost.agentView';
   private view: vscode.WebviewView | undefined;
   private readonly feed = new ViewFeed((message) => this.post(message));
+  /** acpHost.focusPrompt showed a view that (re)loads its page: its prompt takes focus once it says `ready`. */
+  private focusWhenReady = false;
+  /** What `acpHost.panelFocused` says. */
+  private focused = false;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -39,13 +44,47 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
         this.log.warn(`Ignored an invalid message from the panel: ${parsed.error.issues[0]?.message}`);
         return;
       }
-      if (parsed.data.type === 'ready') this.feed.snapshot();
-      else if (parsed.data.type === 'rendered') this.feed.rendered(parsed.data.seq);
+      if (parsed.data.type === 'ready') {
+        this.feed.snapshot();
+        if (this.focusWhenReady) this.postFocus(view);
+      } else if (parsed.data.type === 'rendered') this.feed.rendered(parsed.data.seq);
+      else if (parsed.data.type === 'panelFocus') this.setFocused(parsed.data.focused);
       else this.onIntent(parsed.data);
     });
+    // A hidden page is gone (not retained): it cannot say it lost the keyboard.
+    view.onDidChangeVisibility(() => view.visible || this.setFocused(false));
     view.onDidDispose(() => {
       if (this.view === view) this.view = undefined;
+      this.setFocused(false);
     });
+  }
+
+  /**
+   * Shows the panel with the keyboard in its prompt box (acpHost.focusPrompt). A hidden view has no
+   * page (it is not retained): VS Code's focus command loads it, and the box takes focus once the
+   * page says `ready`; a shown one is told at once.
+   */
+  async focusPrompt(): Promise<void> {
+    const shown = this.view?.visible === true;
+    this.focusWhenReady = !shown;
+    await vscode.commands.executeCommand(`${AgentViewProvider.viewId}.focus`);
+    if (shown && this.view) this.postFocus(this.view);
+  }
+
+  private setFocused(focused: boolean): void {
+    if (focused === this.focused) return;
+    this.focused = focused;
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.panelFocused, focused);
+  }
+
+  private postFocus(view: vscode.WebviewView): void {
+    this.focusWhenReady = false;
+    void view.webview.postMessage(FocusPromptSchema.parse({ type: 'focusPrompt' }));
+  }
+
+  /** Whether the panel is shown (the integration tests check what focusPrompt did). */
+  get visible(): boolean {
+    return this.view?.visible ?? false;
   }
 
   private post(message: HostToView): void {

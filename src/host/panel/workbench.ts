@@ -4,12 +4,15 @@ import type { AgentSecrets } from '../auth/authPorts';
 import { updateSetting } from '../config/settings';
 import { DiffDocuments } from '../editor/diffDocuments';
 import { openLink, openLocation, openWebPage } from '../editor/openers';
+import { ReadOnlyDocuments } from '../editor/readOnlyDocuments';
 import type { Logs } from '../trace/logs';
 import type { Workbench } from './actions';
 
 /** The VS Code UI the actions open: editors, the agent picker, the log and the trace, messages. */
 export class VsCodeWorkbench implements Workbench, vscode.Disposable {
   private readonly diffs = new DiffDocuments();
+  /** Tool outputs opened in an editor: the newest few stay readable, older ones are dropped. */
+  private readonly outputs = new ReadOnlyDocuments('acp-host-output', 20);
   /** How a web page leaves VS Code (its link protection asks first for an untrusted domain); the integration tests replace it to see what opens. */
   openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
 
@@ -74,6 +77,21 @@ export class VsCodeWorkbench implements Workbench, vscode.Disposable {
     );
   }
 
+  async copy(text: string): Promise<void> {
+    await vscode.env.clipboard.writeText(text);
+    this.inform('Copied to the clipboard.');
+  }
+
+  async openText(name: string, text: string): Promise<void> {
+    await vscode.window.showTextDocument(this.outputs.add(name, text), { preview: true });
+  }
+
+  /** Untitled: Save (or closing it) asks where it goes, as for any new file. */
+  async openMarkdown(text: string): Promise<void> {
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: text });
+    await vscode.window.showTextDocument(document, { preview: false });
+  }
+
   failed(what: string, error: Error, tellUser: boolean): void {
     this.logs.channel.error(`${what} failed: ${error.stack ?? error.message}`);
     if (tellUser) void vscode.window.showWarningMessage(error.message);
@@ -81,5 +99,6 @@ export class VsCodeWorkbench implements Workbench, vscode.Disposable {
 
   dispose(): void {
     this.diffs.dispose();
+    this.outputs.dispose();
   }
 }

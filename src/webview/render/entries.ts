@@ -3,6 +3,7 @@ import { button, clamp, disclosure, h, icon } from '../dom';
 import { turnUsageText } from '../format';
 import { markdownBlock } from '../markdown';
 import { patchMarkdown } from '../markdownStream';
+import { copyMessageButton } from '../entryActions';
 import type { EntryView, StopReasonView } from '../protocol';
 import type { RenderContext } from './context';
 import { renderElicitation } from './elicitation';
@@ -25,12 +26,13 @@ export function renderEntry(entry: EntryView | undefined, index: number, context
   el.dataset.kind = entry.kind;
   switch (entry.kind) {
     case 'user':
-      el.append(h('div', 'text', entry.text)); // what the user typed, never markdown
+      el.append(h('div', 'text', entry.text), copyMessageButton()); // what the user typed, never markdown
       if (entry.attachments?.length) el.append(attachmentList(entry.attachments));
       if (context.canFork()) el.append(button('fork-from-here', 'Fork from here', 'repo-forked'));
       break;
     case 'agent':
-      el.append(markdownBlock(entry.text));
+      // The button is the block's sibling: streaming patches the block only.
+      el.append(markdownBlock(entry.text), copyMessageButton());
       break;
     case 'thought':
       el.append(renderThought(entry.text, context.isOpen(index)));

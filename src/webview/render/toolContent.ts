@@ -1,6 +1,7 @@
 import { appendSpaced, button, clamp, h, icon, prefix } from '../dom';
 import { formatSize, pathTail, utf8Length } from '../format';
 import { markdownBlock, renderMarkdown } from '../markdown';
+import { openOutputButton } from '../entryActions';
 import type { DiffView, ToolContentView } from '../protocol';
 
 // Long outputs are collapsed so a 1 MB line cannot freeze the panel: a plain-text preview until
@@ -42,7 +43,7 @@ function renderTerminal(terminal: TerminalView): HTMLElement {
   const head = h('div', 'terminal-head');
   const label = h('span', 'terminal-label', 'Terminal');
   label.title = terminal.terminalId;
-  appendSpaced(head, icon('terminal'), label, h('span', 'terminal-status', terminalStatus(exit)));
+  appendSpaced(head, icon('terminal'), label, h('span', 'terminal-status', terminalStatus(exit)), openOutputButton());
   el.append(head);
   if (terminal.truncated) el.append(h('div', 'terminal-truncated', '\u2026 earlier output truncated'));
   const output = terminal.output ?? '';
@@ -64,6 +65,7 @@ function terminalStatus(exit: TerminalView['exitStatus']): string {
 
 function renderText(text: string, expanded: boolean): HTMLElement {
   const el = h('div', 'tool-text');
+  el.append(openOutputButton());
   if (!isLong(text)) {
     el.classList.add('markdown');
     el.append(renderMarkdown(text));
