@@ -19,6 +19,11 @@ export class Waits<T> {
     return this.answers.has(key);
   }
 
+  /** How many requests wait. */
+  get size(): number {
+    return this.answers.size;
+  }
+
   get keys(): string[] {
     return [...this.answers.keys()];
   }

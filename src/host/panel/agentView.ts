@@ -16,6 +16,11 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   static readonly viewId = 'acpHost.agentView';
   private view: vscode.WebviewView | undefined;
   private readonly feed = new ViewFeed((message) => this.post(message));
+  /** Kept for a view not resolved yet (or resolved again): it gets it when it is. */
+  private badgeValue: vscode.ViewBadge | undefined;
+  private readonly visibility = new vscode.EventEmitter<void>();
+  /** Fired when the view is resolved, shown, hidden or disposed. */
+  readonly onDidChangeVisibility = this.visibility.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -28,8 +33,25 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     this.feed.attach(source);
   }
 
+  /** Whether the view is on screen (a view never resolved is not). */
+  get visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
+  /** The view's badge (on the activity bar's icon while the view is hidden): the WebviewView's own once resolved. Public: the integration tests read it. */
+  get badge(): vscode.ViewBadge | undefined {
+    return this.view ? this.view.badge : this.badgeValue;
+  }
+
+  set badge(badge: vscode.ViewBadge | undefined) {
+    this.badgeValue = badge;
+    if (this.view) this.view.badge = badge;
+  }
+
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    view.badge = this.badgeValue;
+    view.onDidChangeVisibility(() => this.visibility.fire());
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     view.webview.options = { enableScripts: true, localResourceRoots: [media] };
     view.webview.html = this.html(view.webview, media);
@@ -45,7 +67,9 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     });
     view.onDidDispose(() => {
       if (this.view === view) this.view = undefined;
+      this.visibility.fire();
     });
+    this.visibility.fire();
   }
 
   private post(message: HostToView): void {
@@ -65,5 +89,6 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
 
   dispose(): void {
     this.feed.dispose();
+    this.visibility.dispose();
   }
 }
