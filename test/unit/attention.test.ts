@@ -5,6 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { AttentionMarks } from '../../src/session/attention';
 import type { TabInfo } from '../../src/session/sessionTabs';
+import { Transcript } from '../../src/session/transcript';
 
 const tab = (key: string): TabInfo => ({ key, label: key, agentName: 'A', phase: 'ready' });
 
@@ -91,4 +92,21 @@ test('a closed session is forgotten (and the badge count follows)', () => {
   assert.equal(changes(), before + 1);
   rule.closed('never-open');
   assert.equal(changes(), before + 1, 'nothing to say for a session never marked');
+});
+
+test('what the host counts: every permission and form waiting, until answered, cancelled or withdrawn', async () => {
+  const t = new Transcript();
+  const options = [{ optionId: 'ok', name: 'OK', kind: 'allow_once' as const }];
+  assert.equal(t.questions.waitingCount, 0);
+  const permission = t.questions.askPermission({ toolCallId: 'c1', title: 'Run' }, options);
+  t.questions.askPermission({ toolCallId: 'c2', title: 'Run' }, options);
+  const form = t.questions.addElicitation({ requestKey: 'f1', agentName: 'A', message: 'Name?', title: null, toolCallId: null, fields: [] });
+  assert.equal(t.questions.waitingCount, 3);
+  assert.equal(t.questions.answerPermission('c1', 'ok'), true);
+  assert.deepEqual(await permission, { outcome: { outcome: 'selected', optionId: 'ok' } });
+  t.questions.withdraw({ permission: 'c2' });
+  assert.equal(t.questions.waitingCount, 1);
+  t.questions.cancel({ form: 'f1' });
+  assert.deepEqual(await form, { action: 'cancel' });
+  assert.equal(t.questions.waitingCount, 0);
 });
