@@ -14,6 +14,7 @@ import { DisposableStore } from '../base/disposables';
 import { COMMAND_IDS, dispatchIntent, runCommand } from './panel/actions';
 import type { ActionHost, PanelIntent, ShownSession } from './panel/actions';
 import { AgentViewProvider } from './panel/agentView';
+import { AttentionWatcher } from './panel/attention';
 import { VsCodeWorkbench } from './panel/workbench';
 import { AgentSecrets } from './auth/authPorts';
 import { SignOutContext } from './auth/signOutContext';
@@ -63,6 +64,8 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   private startWhenTrusted = false;
   private readonly store: SessionStore;
   readonly tabs: SessionTabs;
+  /** Which sessions need the user while they look elsewhere: badge, switcher marks, notifications. Public: the integration tests read it. */
+  readonly attention: AttentionWatcher;
   private current!: AgentSession;
   /** The workspace's audit log: what agents wrote, ran, read and asked, and who decided. */
   readonly audit: WorkspaceAudit;
@@ -88,6 +91,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
         this.store,
       ),
     );
+    this.attention = this.disposables.add(new AttentionWatcher(this.tabs, this.view, (key) => this.switchSession(key)));
     this.watch();
     this.show(this.restoreTabs());
     this.disposables.add(vscode.window.registerWebviewViewProvider(AgentViewProvider.viewId, this.view, { webviewOptions: { retainContextWhenHidden: false } }));
@@ -168,14 +172,15 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   private feedSource(controller: AgentSession): FeedSource {
     const agents = this.config.agents(() => undefined).map((a) => a.name);
     const key = this.tabs.all.find((t) => t.controller === controller)?.key;
-    const status = (): StatusView => statusView(controller.currentStatus, { agents, sessions: this.tabs.views(), sessionKey: key });
+    const status = (): StatusView => statusView(controller.currentStatus, { agents, sessions: this.attention.sessions(), sessionKey: key });
     return {
       transcript: controller.transcript,
       session: controller.session,
       get currentStatus() {
         return status();
       },
-      onStatus: (listener) => vscode.Disposable.from(this.tabs.onChange(() => listener(status())), controller.onStatus(() => listener(status()))),
+      onStatus: (listener) =>
+        vscode.Disposable.from(this.tabs.onChange(() => listener(status())), controller.onStatus(() => listener(status())), this.attention.onDidChange(() => listener(status()))),
     };
   }
 

@@ -82,6 +82,7 @@ export class AgentSession {
     this.status = { agentName: agent.name, phase: 'idle' };
     this.origin = new SessionOrigin(settings, options, () => this.lifecycle.running?.initialize.agentCapabilities, ports.log);
     if (options.forkOf) this.session.setForkOf({ title: options.forkOf.title, note: options.forkOf.note });
+    this.transcript.onPlan(() => this.session.setPlan(this.transcript.plan));
     this.gate = new PolicyGate(ports.policy, this.transcript, agent.name, ports.log, () => this.origin.confinement, ports.audit?.bind(ports));
     this.endpoint = this.makeEndpoint();
     this.signIn = new SignIn(this.parts(), ports);

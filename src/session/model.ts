@@ -291,4 +291,6 @@ export interface SessionSnapshot {
   canFork: boolean;
   /** What this session is a fork of (the original's title), and what its transcript does not show; null when it is no fork. */
   forkOf: { title: string; note: string | null } | null;
+  /** The current plan (the transcript's `Plans` keeps it), pinned above the prompt box; null when there is none. */
+  plan: PlanContent | null;
 }

@@ -72,6 +72,11 @@ export class Questions {
     return [...this.permissionWaits.keys.map((permission) => ({ permission })), ...this.formWaits.keys.map((form) => ({ form }))];
   }
 
+  /** How many questions wait on the user (cheap: read on every change of the transcript). */
+  get waitingCount(): number {
+    return this.permissionWaits.size + this.formWaits.size;
+  }
+
   /**
    * Ends question `key` without an answer from the user: a permission is answered `cancelled`, a
    * form or a URL request `cancel`, and its card says so. (A URL the user opened is answered

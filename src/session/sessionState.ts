@@ -9,7 +9,7 @@ import type {
   SessionModeState,
   SessionUpdate,
 } from '../protocol';
-import type { AttachmentChip, ConfigOption, Modes, QueuedPromptInfo, ReviewFile, SessionSnapshot } from './model';
+import type { AttachmentChip, ConfigOption, Modes, PlanContent, QueuedPromptInfo, ReviewFile, SessionSnapshot } from './model';
 import { contextUsage } from './usage';
 
 /**
@@ -32,6 +32,7 @@ export class SessionState {
   private attachmentNotice: string | null = null;
   private canFork = false;
   private forkOf: SessionSnapshot['forkOf'] = null;
+  private plan: PlanContent | null = null;
   private readonly changed = new Emitter<void>();
   /** Fired after every change of what `view` returns. */
   readonly onChange: Event<void> = this.changed.event;
@@ -52,6 +53,7 @@ export class SessionState {
       attachmentNotice: this.attachmentNotice,
       canFork: this.canFork,
       forkOf: this.forkOf,
+      plan: this.plan,
     };
   }
 
@@ -124,6 +126,12 @@ export class SessionState {
   /** What the session is a fork of: it stays with the session, whatever its agent does. */
   setForkOf(forkOf: SessionSnapshot['forkOf']): void {
     this.forkOf = forkOf;
+    this.emit();
+  }
+
+  /** The transcript's current plan (Transcript.onPlan), pinned above the prompt box. */
+  setPlan(plan: PlanContent | null): void {
+    this.plan = plan;
     this.emit();
   }
 

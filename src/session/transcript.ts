@@ -5,7 +5,7 @@ import { Compactions } from './compactions';
 import { contentText } from './contentText';
 import type { DiffSource } from './diffTexts';
 import type { EntryList } from './entryList';
-import type { AttachmentLabel, Entry, TextEntry, TurnEnd } from './model';
+import type { AttachmentLabel, Entry, PlanContent, TextEntry, TurnEnd } from './model';
 import { Plans } from './plans';
 import { Questions } from './questions';
 import { ToolCards } from './toolCards';
@@ -55,6 +55,9 @@ export class Transcript {
   private readonly changed = new Emitter<TranscriptEvent>();
   /** Fired for every change, in order: the feed, follow and the review walk it. */
   readonly onChange: Event<TranscriptEvent> = this.changed.event;
+  private readonly planChanged = new Emitter<void>();
+  /** Fired when the current plan (`plan`) may have changed. */
+  readonly onPlan: Event<void> = this.planChanged.event;
 
   /** `diffTextChars`: what the full texts of diffs may take (diffTexts.ts). */
   constructor(diffTextChars?: number) {
@@ -70,13 +73,18 @@ export class Transcript {
     };
     this.tools = new ToolCards(parts, diffTextChars);
     this.questions = new Questions(parts, this.tools);
-    this.plans = new Plans(parts);
+    this.plans = new Plans(parts, () => this.planChanged.fire());
     this.compactions = new Compactions(parts);
   }
 
   get entries(): readonly Entry[] {
     this.settle();
     return this.list;
+  }
+
+  /** The current plan (the live plan the agent changed last), without a search through the entries. */
+  get plan(): PlanContent | null {
+    return this.plans.current;
   }
 
   /** Returns false for updates that are not transcript entries (session state, unknown kinds). */

@@ -24,6 +24,11 @@ export class Waits<T> {
     return this.answers.keys().next().value;
   }
 
+  /** How many requests wait. */
+  get size(): number {
+    return this.answers.size;
+  }
+
   get keys(): string[] {
     return [...this.answers.keys()];
   }

@@ -1,5 +1,5 @@
 import type { Entry, SessionSnapshot, SessionStatus } from '../session/model';
-import type { TabInfo } from '../session/sessionTabs';
+import type { MarkedTab } from '../session/attention';
 import type { EntryView } from '../webview-protocol/entries';
 import type { StatusView } from '../webview-protocol/messages';
 import type { SessionView } from '../webview-protocol/session';
@@ -21,10 +21,10 @@ export function sessionView(snapshot: SessionSnapshot): SessionView {
   return snapshot;
 }
 
-/** What the host adds to a session's status: the agents to pick from and the open sessions. */
+/** What the host adds to a session's status: the agents to pick from and the open sessions, each with its mark. */
 export interface PanelContext {
   agents: string[];
-  sessions: TabInfo[];
+  sessions: MarkedTab[];
   sessionKey: string | undefined;
 }
 

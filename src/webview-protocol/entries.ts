@@ -1,6 +1,9 @@
 import * as z from 'zod/mini';
 import { AttachmentLabelSchema, CostViewSchema, QuotaViewSchema } from './session';
 import { ElicitationFieldViewSchema, ElicitationStateSchema, ElicitationValueSchema } from './elicitation';
+import { PlanContentViewSchema, PlanEntryViewSchema } from './plan';
+
+export { PlanContentViewSchema, PlanEntryViewSchema } from './plan';
 
 /**
  * What the panel shows, in the panel's own terms (never raw ACP types): the host's transcript
@@ -52,12 +55,6 @@ export const ToolContentViewSchema = z.discriminatedUnion('type', [
 
 export const ToolStatusViewSchema = z.enum(['pending', 'in_progress', 'completed', 'failed', 'unfinished']);
 
-export const PlanEntryViewSchema = z.object({
-  content: z.string(),
-  priority: z.enum(['high', 'medium', 'low']),
-  status: z.enum(['pending', 'in_progress', 'completed']),
-});
-
 /** The agent's stop reasons, and ours: `failed` (the prompt was answered with an error), `quiet` (a turn carried on after a load that went quiet). */
 export const StopReasonViewSchema = z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled', 'failed', 'quiet']);
 
@@ -86,13 +83,6 @@ export const TurnUsageViewSchema = z.object({
   cost: z.nullable(CostViewSchema),
   quota: z.nullable(QuotaViewSchema),
 });
-
-/** What an id-addressed plan holds: items, markdown (rendered sanitized), or the URI of a file. */
-export const PlanContentViewSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('items'), entries: z.array(PlanEntryViewSchema) }),
-  z.object({ type: z.literal('markdown'), text: z.string() }),
-  z.object({ type: z.literal('file'), uri: z.string() }),
-]);
 
 export const EntryViewSchema = z.discriminatedUnion('kind', [
   /** What the user sent (plain text, never rendered as markdown), with the labels of what was attached. */

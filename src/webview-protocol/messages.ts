@@ -22,6 +22,8 @@ export const SessionTabViewSchema = z.object({
   label: z.string().check(z.maxLength(500)),
   agentName: z.string(),
   phase: PhaseSchema,
+  /** It needs the user, who looked elsewhere: a question waits (`waiting`), or a turn ended (`done`). (A default keeps older hosts valid.) */
+  attention: z._default(z.nullable(z.enum(['waiting', 'done'])), null),
 });
 export type SessionTabView = z.infer<typeof SessionTabViewSchema>;
 

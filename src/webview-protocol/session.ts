@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { PlanContentViewSchema } from './plan';
 
 /**
  * The session's state beside its transcript: what the agent advertised (commands, modes, config
@@ -108,6 +109,8 @@ export const SessionViewSchema = z.object({
   canFork: z._default(z.boolean(), false),
   /** This session is a fork of the one titled `title`; `note` says what its transcript does not show of the agent's copy. */
   forkOf: z._default(z.nullable(z.object({ title: z.string(), note: z.nullable(z.string()) })), null),
+  /** The current plan, pinned above the prompt box (the transcript keeps every plan entry too); null when there is none or it was removed. */
+  plan: z._default(z.nullable(PlanContentViewSchema), null),
 });
 
 export type CommandView = z.infer<typeof CommandViewSchema>;
@@ -121,4 +124,4 @@ export type AttachmentKind = z.infer<typeof AttachmentKindSchema>;
 export type AttachmentView = z.infer<typeof AttachmentViewSchema>;
 export type AttachmentLabel = z.infer<typeof AttachmentLabelSchema>;
 
-export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], reviewNote: null, follow: true, attachments: [], attachmentNotice: null, canFork: false, forkOf: null };
+export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], reviewNote: null, follow: true, attachments: [], attachmentNotice: null, canFork: false, forkOf: null, plan: null };

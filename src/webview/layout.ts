@@ -23,6 +23,8 @@ export interface Layout {
   auth: HTMLElement;
   transcript: HTMLElement;
   review: HTMLElement;
+  /** section#pinned-plan: the current plan, above the prompt box (hidden when there is none). */
+  pinnedPlan: HTMLElement;
   queue: HTMLUListElement;
   /** ul#attachments: the prompt's context as chips, and p#attachment-notice: why one was refused. */
   attachments: HTMLUListElement;
@@ -64,6 +66,7 @@ export function buildLayout(app: HTMLElement): Layout {
     auth: withId(h('section'), 'auth', true),
     transcript: withId(h('main'), 'transcript'),
     review: h('section', 'review'),
+    pinnedPlan: withId(h('section'), 'pinned-plan', true),
     queue: withId(h('ul'), 'queue', true),
     attachments: withId(h('ul'), 'attachments', true),
     attachmentNotice: withId(h('p'), 'attachment-notice', true),
@@ -105,7 +108,7 @@ export function buildLayout(app: HTMLElement): Layout {
   toolbar.append(ui.pickers, ui.mention, ui.attachSelection, ui.send, ui.stop);
   input.append(ui.prompt, ui.commands, toolbar);
   const composer = h('footer', 'composer');
-  composer.append(ui.queue, ui.attachments, ui.attachmentNotice, input);
+  composer.append(ui.pinnedPlan, ui.queue, ui.attachments, ui.attachmentNotice, input);
 
   app.replaceChildren(header, ui.fork, ui.auth, ui.detail, ui.transcript, ui.review, composer);
   return ui;

@@ -17,6 +17,15 @@ export function isSafeHref(href: string): boolean {
   return SAFE_HREF.test(href.trim());
 }
 
+/** Longer hrefs are not posted (the host's schema bounds them). */
+const HREF_MAX = 8192;
+
+/** The href a click on an agent's link posts to the host (which decides what opens), if it may. */
+export function linkHref(link: Element): string | undefined {
+  const href = link.getAttribute('href');
+  return href && href.length <= HREF_MAX && isSafeHref(href) ? href : undefined;
+}
+
 export const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
 // Links that fail this are rendered as their literal text by markdown-it.
 md.validateLink = isSafeHref;

@@ -8,6 +8,8 @@ const SavedSchema = z.object({
   open: z.catch(z.array(z.union([z.pipe(z.int(), z.transform(String)), z.string()])), []),
   expanded: z.catch(z.array(z.string()), []),
   draft: z.catch(z.string(), ''),
+  /** The pinned plan is folded to its header. */
+  planFolded: z.catch(z.boolean(), false),
 });
 type Saved = z.infer<typeof SavedSchema>;
 
@@ -23,13 +25,15 @@ export class Presentation {
   private readonly open: Set<string>;
   private readonly expanded: Set<string>;
   private draftText: string;
+  private folded: boolean;
 
   constructor() {
     const parsed = SavedSchema.safeParse(loadState() ?? {});
-    const saved: Saved = parsed.success ? parsed.data : { open: [], expanded: [], draft: '' };
+    const saved: Saved = parsed.success ? parsed.data : { open: [], expanded: [], draft: '', planFolded: false };
     this.open = new Set(saved.open);
     this.expanded = new Set(saved.expanded);
     this.draftText = saved.draft;
+    this.folded = saved.planFolded;
   }
 
   /** `part`: which disclosure of the entry (none for a thought's one). */
@@ -64,6 +68,16 @@ export class Presentation {
     this.save();
   }
 
+  /** Whether the user folded the pinned plan: it stays folded for the next plans too, until unfolded. */
+  get planFolded(): boolean {
+    return this.folded;
+  }
+
+  set planFolded(folded: boolean) {
+    this.folded = folded;
+    this.save();
+  }
+
   /** After a snapshot: forget state about entries that are gone or are now something else (a new session). */
   prune(entries: readonly (EntryView | undefined)[]): void {
     for (const key of this.open) {
@@ -79,7 +93,7 @@ export class Presentation {
   }
 
   private save(): void {
-    const saved: Saved = { open: [...this.open], expanded: [...this.expanded], draft: this.draftText };
+    const saved: Saved = { open: [...this.open], expanded: [...this.expanded], draft: this.draftText, planFolded: this.folded };
     saveState(saved);
   }
 }

@@ -59,6 +59,7 @@ export class SessionSwitcher {
       const text = optionText(s, severalAgents, s.key === status.sessionKey);
       const option = select.options[i];
       if (option.textContent !== text) option.textContent = text;
+      setAttention(option, s.attention);
     });
 
     const hidden = sessions.length === 0;
@@ -67,12 +68,30 @@ export class SessionSwitcher {
     select.value = status.sessionKey ?? '';
     // The select ellipsizes in a narrow sidebar: the tooltip has the whole text.
     select.title = select.selectedOptions[0]?.textContent ?? '';
+    // A closed select shows only the shown session: it carries the strongest mark of the others, in its border and its tooltip.
+    const others = sessions.filter((s) => s.key !== status.sessionKey).map((s) => s.attention);
+    const mark = others.includes('waiting') ? 'waiting' : others.includes('done') ? 'done' : null;
+    setAttention(select, mark);
+    if (mark) select.title += mark === 'waiting' ? ' · another session is waiting for you' : ' · another session ended its turn';
   }
 }
+
+/** What a session's mark says in its option (an option shows text only). */
+const ATTENTION_WORDS: Record<NonNullable<SessionTabView['attention']>, string> = {
+  waiting: '● waiting for you',
+  done: '● turn ended',
+};
 
 function optionText(s: SessionTabView, severalAgents: boolean, shown: boolean): string {
   const label = s.label || 'Untitled session';
   const name = severalAgents ? `${label} — ${s.agentName}` : label;
+  // Marked while the user looked elsewhere: that comes first, for the shown session too (the panel was hidden).
+  if (s.attention) return `${name} (${ATTENTION_WORDS[s.attention]})`;
   // The shown session's phase is in the header's status already.
   return !shown && NEEDS_ATTENTION.has(s.phase) ? `${name} (${PHASE_WORDS[s.phase]})` : name;
+}
+
+function setAttention(el: HTMLElement, attention: SessionTabView['attention']): void {
+  if (attention) el.dataset.attention = attention;
+  else delete el.dataset.attention;
 }

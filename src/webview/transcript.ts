@@ -1,6 +1,6 @@
 import { Backlog, PENDING } from './backlog';
 import { h } from './dom';
-import { isSafeHref } from './markdown';
+import { linkHref } from './markdown';
 import type { EntryView } from './protocol';
 import { elicitationDecision, elicitationInput, submitElicitation } from './render/elicitation';
 import { movePermissionFocus } from './render/permission';
@@ -13,7 +13,6 @@ import { entryActionIntent } from './entryActions';
 
 /** Within this many pixels of the bottom the view follows new output. */
 const STICK_PX = 40;
-const HREF_MAX = 8192;
 /**
  * Entries per `div.entry-group`, and groups per `div.entry-section`. The browser checks every
  * content-visibility: auto element's visibility each frame and lays out every child of a
@@ -291,8 +290,8 @@ export class Transcript {
 
     const link = target.closest<HTMLAnchorElement>('.markdown a, .tool-text a, a.plan-file');
     if (link) {
-      const href = link.getAttribute('href');
-      if (href && href.length <= HREF_MAX && isSafeHref(href)) post({ type: 'openLink', href });
+      const href = linkHref(link);
+      if (href) post({ type: 'openLink', href });
       return;
     }
 

@@ -88,8 +88,8 @@ test('entries: wrong kinds, types, numbers and URLs are refused', () => {
 });
 
 test('sessions: older snapshots get their defaults, bad shapes are refused', () => {
-  const { reviewNote, attachments, attachmentNotice, canFork, forkOf, ...older } = EMPTY_SESSION;
-  assert.deepEqual([reviewNote, attachments, attachmentNotice, canFork, forkOf], [null, [], null, false, null]);
+  const { reviewNote, attachments, attachmentNotice, canFork, forkOf, plan, ...older } = EMPTY_SESSION;
+  assert.deepEqual([reviewNote, attachments, attachmentNotice, canFork, forkOf, plan], [null, [], null, false, null, null]);
   accepts(SessionViewSchema, [
     { input: EMPTY_SESSION },
     { input: older, out: EMPTY_SESSION },
@@ -104,6 +104,8 @@ test('sessions: older snapshots get their defaults, bad shapes are refused', () 
     { ...EMPTY_SESSION, configOptions: [{ type: 'slider', id: 'b', name: 'B', description: null, category: null, currentValue: 1 }] },
     { ...EMPTY_SESSION, attachments: [{ id: 'a', kind: 'file', label: 'a' }] },
     { ...EMPTY_SESSION, forkOf: { title: 7, note: null } },
+    { ...EMPTY_SESSION, plan: { type: 'items', entries: [{ content: 'x', priority: 'urgent', status: 'pending' }] } },
+    { ...EMPTY_SESSION, plan: { type: 'script', text: 'x' } },
   ]);
 });
 
@@ -113,7 +115,7 @@ test('host to view: each message and batches of them; a bad one anywhere refuses
     { input: snapshot },
     { input: { type: 'entry', index: 0, entry: { kind: 'note', message: 'x' } } },
     { input: { type: 'append', index: 3, text: ' more' } },
-    { input: { type: 'status', status: { ...STATUS, phase: 'auth', authMethods: [{ id: 'k', name: 'Key', description: null, type: 'env_var' }], sessions: [{ key: 's1', label: 'L', agentName: 'Demo', phase: 'idle' }], sessionKey: 's1' } } },
+    { input: { type: 'status', status: { ...STATUS, phase: 'auth', authMethods: [{ id: 'k', name: 'Key', description: null, type: 'env_var' }], sessions: [{ key: 's1', label: 'L', agentName: 'Demo', phase: 'idle', attention: 'waiting' }], sessionKey: 's1' } } },
     { input: { type: 'batch', seq: 4, messages: [{ type: 'append', index: 0, text: 'a' }, { type: 'session', session: EMPTY_SESSION }] } },
   ]);
   refuses(HostToViewSchema, [
@@ -123,6 +125,7 @@ test('host to view: each message and batches of them; a bad one anywhere refuses
     { type: 'append', index: 0.5, text: 'x' },
     { type: 'status', status: { ...STATUS, phase: 'hacked' } },
     { type: 'status', status: { ...STATUS, sessions: [{ key: 'k'.repeat(201), label: 'L', agentName: 'Demo', phase: 'idle' }] } },
+    { type: 'status', status: { ...STATUS, sessions: [{ key: 's1', label: 'L', agentName: 'Demo', phase: 'idle', attention: 'urgent' }] } },
     { type: 'batch', messages: [{ type: 'append', index: 0, text: 'a' }, { type: 'append', index: -1, text: 'b' }] },
     { type: 'batch', messages: [{ type: 'batch', messages: [] }] },
   ]);

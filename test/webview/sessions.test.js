@@ -162,3 +162,36 @@ test('sessions: a narrow sidebar ellipsizes a long label and keeps the buttons i
     await h.screenshot(page, 'webview-sessions-narrow', { clip: { x: 0, y: 0, width: 260, height: 120 } });
   });
 });
+
+test('sessions: a session that needs the user is marked in its option; the closed select carries the mark of the others', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    const marked = [
+      { ...SESSIONS[0], attention: null },
+      { ...SESSIONS[1], phase: 'ready', attention: 'waiting' },
+      { ...SESSIONS[2], phase: 'ready', attention: 'done' },
+    ];
+    await h.render(page, h.snapshot([], { status: withSessions('s1', marked) }));
+    const select = page.locator('select#session');
+    assert.deepEqual(await options(select), [
+      ['s1', 'Fix tests — Demo agent'],
+      ['s2', 'Refactor parser — Codex (● waiting for you)'],
+      ['s3', 'Write docs — Demo agent (● turn ended)'],
+    ]);
+    assert.deepEqual(await select.locator('option').evaluateAll((os) => os.map((o) => o.dataset.attention ?? null)), [null, 'waiting', 'done']);
+    assert.equal(await select.getAttribute('data-attention'), 'waiting', 'a question outranks a turn end');
+    assert.match(await select.getAttribute('title'), /another session is waiting for you$/);
+    const border = await select.evaluate((el) => getComputedStyle(el).borderTopColor);
+    await h.render(page, { type: 'status', status: withSessions('s1', marked.map((s) => ({ ...s, attention: null }))) });
+    assert.equal(await select.getAttribute('data-attention'), null, 'cleared: the user looked, or answered');
+    assert.equal(await select.getAttribute('title'), 'Fix tests — Demo agent');
+    assert.notEqual(await select.evaluate((el) => getComputedStyle(el).borderTopColor), border, 'the mark shows in the border');
+    assert.deepEqual(await options(select), [['s1', 'Fix tests — Demo agent'], ['s2', 'Refactor parser — Codex'], ['s3', 'Write docs — Demo agent']]);
+
+    // The shown session is marked too while the panel was hidden (and a label stays text).
+    const hostile = '<img src=x onerror="window.__xss=1">';
+    await h.render(page, { type: 'status', status: withSessions('s1', [{ ...SESSIONS[0], label: hostile, attention: 'done' }]) });
+    assert.deepEqual(await options(select), [['s1', `${hostile} (● turn ended)`]]);
+    assert.equal(await select.getAttribute('data-attention'), null, 'no other session: the select itself is not marked');
+    assert.equal(await page.evaluate(() => window.__xss), undefined);
+  });
+});

@@ -235,3 +235,25 @@ test('dangerous constructs split across streamed chunks stay text, and links sta
     assert.deepEqual(links, ['https://ok.example/', 'https://ok.example/auto', 'https://ok.example/', 'https://ok.example/auto'], 'only the safe links open');
   });
 });
+
+test('a hostile plan pinned above the prompt box stays text (steps) or sanitized (markdown), and runs nothing when clicked', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    const cspAtLoad = (await h.cspViolations(page)).length;
+    const entries = PAYLOADS.map((content, i) => ({ content, priority: ['high', 'medium', 'low'][i % 3], status: ['pending', 'in_progress', 'completed'][i % 3] }));
+    await h.render(page, h.snapshot([], { session: h.session({ plan: { type: 'items', entries } }) }));
+    assert.deepEqual(await page.locator('#pinned-plan .plan-text').allTextContents(), PAYLOADS, 'pinned steps verbatim');
+    await h.render(page, { type: 'session', session: h.session({ plan: { type: 'markdown', text: ALL } }) });
+    assert.ok(await page.locator('#pinned-plan .markdown').isVisible(), 'the markdown plan is pinned');
+    await page.evaluate(() => { for (const el of document.querySelectorAll('#pinned-plan a, #pinned-plan summary')) el.click(); });
+    await h.render(page, { type: 'session', session: h.session({ plan: { type: 'file', uri: 'javascript:window.__xss=1' } }) });
+    assert.equal(await page.locator('#pinned-plan a').count(), 0, 'an unsafe file URI stays text');
+    await h.waitForFrame(page, 3);
+    await page.waitForTimeout(200); // anything scheduled (onerror of a failed load) has fired by now
+    assert.equal(await page.evaluate(() => window.__xss), undefined, 'no payload ran');
+    assert.deepEqual([page.__log.dialogs, page.__log.externalRequests, page.__log.navigations, page.__log.popups], [[], [], [], []]);
+    assert.deepEqual((await h.cspViolations(page)).slice(cspAtLoad), [], 'no CSP violation from the payloads');
+    const found = await scan(page);
+    assert.deepEqual([found.bad, found.handlers, found.hrefs], [[], [], []], 'nothing active in the pinned plan');
+    for (const m of (await h.assertPostedValid(page, assert)).filter((x) => x.type === 'openLink')) assert.doesNotMatch(m.href, /^\s*(javascript|data|vbscript):/i);
+  });
+});

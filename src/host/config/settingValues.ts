@@ -28,6 +28,10 @@ export interface SettingValues {
   terminalOutputLimitMegabytes: number;
   /** fs/read_text_file refuses a file on disk larger than this. */
   readTextFileLimitMegabytes: number;
+  /** A notification when a session asks a question (permission, form) while the user looks elsewhere. */
+  'notify.waits': boolean;
+  /** A notification when a session's turn ends while the user looks elsewhere. */
+  'notify.turnEnds': boolean;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -44,6 +48,8 @@ export const SETTING_DEFAULTS: Readonly<SettingValues> = {
   autoApprove: {},
   terminalOutputLimitMegabytes: 1,
   readTextFileLimitMegabytes: 10,
+  'notify.waits': true,
+  'notify.turnEnds': false,
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
@@ -63,6 +69,8 @@ const PARSERS: { [K in SettingKey]: (raw: unknown) => SettingValues[K] | undefin
   autoApprove: (raw) => (raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined),
   terminalOutputLimitMegabytes: atLeastOne,
   readTextFileLimitMegabytes: atLeastOne,
+  'notify.waits': (raw) => (typeof raw === 'boolean' ? raw : undefined),
+  'notify.turnEnds': (raw) => (typeof raw === 'boolean' ? raw : undefined),
 };
 
 /** The manifest's `minimum: 1`, which VS Code does not enforce: 0 would time out every start, drop every message, keep no output or refuse every file. */

@@ -21,6 +21,11 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   private focusWhenReady = false;
   /** What `acpHost.panelFocused` says. */
   private focused = false;
+  /** Kept for a view not resolved yet (or resolved again): it gets it when it is. */
+  private badgeValue: vscode.ViewBadge | undefined;
+  private readonly visibility = new vscode.EventEmitter<void>();
+  /** Fired when the view is resolved, shown, hidden or disposed. */
+  readonly onDidChangeVisibility = this.visibility.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -33,8 +38,24 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     this.feed.attach(source);
   }
 
+  /** Whether the view is on screen (a view never resolved is not). */
+  get visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
+  /** The view's badge (on the activity bar's icon while the view is hidden): the WebviewView's own once resolved. Public: the integration tests read it. */
+  get badge(): vscode.ViewBadge | undefined {
+    return this.view ? this.view.badge : this.badgeValue;
+  }
+
+  set badge(badge: vscode.ViewBadge | undefined) {
+    this.badgeValue = badge;
+    if (this.view) this.view.badge = badge;
+  }
+
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    view.badge = this.badgeValue;
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     view.webview.options = { enableScripts: true, localResourceRoots: [media] };
     view.webview.html = this.html(view.webview, media);
@@ -51,12 +72,17 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       else if (parsed.data.type === 'panelFocus') this.setFocused(parsed.data.focused);
       else this.onIntent(parsed.data);
     });
-    // A hidden page is gone (not retained): it cannot say it lost the keyboard.
-    view.onDidChangeVisibility(() => view.visible || this.setFocused(false));
+    view.onDidChangeVisibility(() => {
+      // A hidden page is gone (not retained): it cannot say it lost the keyboard.
+      if (!view.visible) this.setFocused(false);
+      this.visibility.fire();
+    });
     view.onDidDispose(() => {
       if (this.view === view) this.view = undefined;
       this.setFocused(false);
+      this.visibility.fire();
     });
+    this.visibility.fire();
   }
 
   /**
@@ -82,11 +108,6 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     void view.webview.postMessage(FocusPromptSchema.parse({ type: 'focusPrompt' }));
   }
 
-  /** Whether the panel is shown (the integration tests check what focusPrompt did). */
-  get visible(): boolean {
-    return this.view?.visible ?? false;
-  }
-
   private post(message: HostToView): void {
     if (!this.view) return; // the next resolve sends a snapshot: nothing is lost
     // Validated on the way out too: the webview must never get a shape it was not built for.
@@ -104,5 +125,6 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
 
   dispose(): void {
     this.feed.dispose();
+    this.visibility.dispose();
   }
 }

@@ -1,13 +1,23 @@
 import { appendSpaced, clamp, h, icon } from '../dom';
 import { planIcon } from '../icons';
 import { isSafeHref, markdownBlock } from '../markdown';
-import type { EntryView, PlanEntryView } from '../protocol';
+import type { EntryView, PlanContentView, PlanEntryView } from '../protocol';
 
 const URI_MAX = 2000;
 
 /** The agent's plan: a "Plan n/m done" label over one line per step. */
 export function renderPlan(el: HTMLElement, steps: readonly PlanEntryView[]): void {
+  el.append(planLabel('Plan', planProgress(steps)), planSteps(steps));
+}
+
+/** How far a plan's steps are: "n/m done". */
+export function planProgress(steps: readonly PlanEntryView[]): string {
   const done = steps.filter((step) => step.status === 'completed').length;
+  return `${done}/${steps.length} done`;
+}
+
+/** One line per step, its status and priority as data attributes (the styling keys on them). */
+export function planSteps(steps: readonly PlanEntryView[]): HTMLUListElement {
   const list = h('ul', 'plan');
   for (const step of steps) {
     const item = h('li');
@@ -16,7 +26,7 @@ export function renderPlan(el: HTMLElement, steps: readonly PlanEntryView[]): vo
     item.append(icon(planIcon(step.status), 'plan-icon'), h('span', 'plan-text', step.content));
     list.append(item);
   }
-  el.append(planLabel('Plan', `${done}/${steps.length} done`), list);
+  return list;
 }
 
 /**
@@ -31,19 +41,22 @@ export function renderPlanById(el: HTMLElement, plan: Extract<EntryView, { kind:
     el.append(planLabel('Plan removed'));
     return;
   }
+  el.append(planLabel('Plan', content.type === 'items' ? planProgress(content.entries) : undefined), planBody(content));
+}
+
+/** What a plan holds, below its label: its steps, its markdown (sanitized), or its file. */
+export function planBody(content: PlanContentView): HTMLElement {
   switch (content.type) {
     case 'items':
-      renderPlan(el, content.entries);
-      return;
+      return planSteps(content.entries);
     case 'markdown':
-      el.append(planLabel('Plan'), markdownBlock(content.text));
-      return;
+      return markdownBlock(content.text);
     case 'file': {
       const uri = clamp(content.uri, URI_MAX);
-      // The transcript posts a link's click to the host, which decides what opens.
+      // A click is posted to the host (by the transcript, or the pinned plan), which decides what opens.
       const file = isSafeHref(content.uri) ? Object.assign(h('a', 'plan-file', uri), { href: content.uri }) : h('span', 'plan-file', uri);
       file.title = content.uri;
-      el.append(planLabel('Plan'), file);
+      return file;
     }
   }
 }
