@@ -103,8 +103,8 @@ suite('review comments back to the agent', function () {
 
     const proposed = await comment(input.modified, new vscode.Range(1, 0, 3, 0), 'Keep the old wording');
     assert.deepStrictEqual(
-      proposed.added && { uri: proposed.added.uri, startLine: proposed.added.startLine, endLine: proposed.added.endLine, side: proposed.added.side },
-      { uri: vscode.Uri.file(notes()).toString(), startLine: 2, endLine: 3, side: 'proposed' },
+      proposed.added && { uri: proposed.added.uri, path: proposed.added.path, startLine: proposed.added.startLine, endLine: proposed.added.endLine, side: proposed.added.side },
+      { uri: vscode.Uri.file(notes()).toString(), path: 'notes.txt', startLine: 2, endLine: 3, side: 'proposed' },
       'the agent’s file, by its real URI, and the lines of its proposed text (a range ending at a line’s start leaves that line out)',
     );
     const replaced = await comment(input.original, new vscode.Range(0, 0, 0, 0), 'This line was fine');
@@ -124,18 +124,19 @@ suite('review comments back to the agent', function () {
 
   test('a path outside the workspace, or a document that is not a diff of ours, cannot be commented', async () => {
     const { host } = await api();
-    const controller = await useAgent('Comment agent', 'comment-agent.js', CAPS);
-    await controller.prompt('edit');
-    const tool = await until('the edit’s tool card', () => find(controller, 'tool').at(-1));
-    await host.handleIntent({ type: 'openDiff', index: controller.transcript.entries.indexOf(tool), contentIndex: 0 });
-    const input = await activeDiff();
-    // The same document, as if the agent had named a file outside the workspace.
-    const outside = input.modified.with({ query: new URLSearchParams({ side: 'proposed', file: path.resolve(workspace(), '..', 'outside.txt') }).toString() });
+    // A side of a tool call's diff as DiffDocuments names it, as if the agent had named these files.
+    const diffSide = (file: string) => vscode.Uri.from({ scheme: 'acp-diff', path: '/1/after/x.txt', query: new URLSearchParams({ side: 'proposed', file }).toString() });
+    const outside = diffSide(path.resolve(workspace(), '..', 'outside.txt'));
+    await vscode.workspace.openTextDocument(outside); // as a diff editor would (the controller is made then)
     assert.strictEqual((await comment(outside, new vscode.Range(0, 0, 0, 0), 'no')).added, undefined);
-    const relative = input.modified.with({ query: new URLSearchParams({ side: 'proposed', file: 'notes.txt' }).toString() });
-    assert.strictEqual((await comment(relative, new vscode.Range(0, 0, 0, 0), 'no')).added, undefined);
+    assert.strictEqual((await comment(diffSide('notes.txt'), new vscode.Range(0, 0, 0, 0), 'no')).added, undefined, 'a relative path');
     const untitled = await vscode.workspace.openTextDocument({ content: 'scratch' });
     assert.strictEqual((await comment(untitled.uri, new vscode.Range(0, 0, 0, 0), 'no')).added, undefined);
-    assert.deepStrictEqual(controller.session.view.attachments, []);
+    assert.deepStrictEqual(host.controller.session.view.attachments, []);
+    // The same kind of document naming a workspace file is commented: the refusals above were for the path.
+    const inside = await comment(diffSide(notes()), new vscode.Range(0, 0, 0, 0), 'yes');
+    assert.strictEqual(inside.added?.path, 'notes.txt');
+    await vscode.commands.executeCommand(COMMENT_COMMANDS.remove, inside.thread);
+    assert.deepStrictEqual(host.controller.session.view.attachments, []);
   });
 });

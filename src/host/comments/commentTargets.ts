@@ -24,9 +24,11 @@ export async function commentTarget(uri: vscode.Uri): Promise<CommentTarget | st
   if (requested === undefined) return 'Only workspace files, in a review diff or a tool call’s diff, can be commented for the agent.';
   const roots = workspaceRoots();
   try {
-    // The real path, symlinks followed: a link out of the workspace is refused like any outside path.
-    const file = await resolveWorkspacePath(requested, roots);
-    return { file, side: diff?.side ?? 'current' };
+    // Checked by its real path (a symlink out of the workspace is refused like any outside path),
+    // but named as the workspace names it: a workspace folder reached through a symlink would
+    // otherwise have no relative path, and the agent knows the files by its cwd.
+    await resolveWorkspacePath(requested, roots);
+    return { file: vscode.Uri.file(path.normalize(requested)), side: diff?.side ?? 'current' };
   } catch (error) {
     return (error as Error).message;
   }
