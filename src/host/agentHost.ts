@@ -25,6 +25,7 @@ import { Follower } from './editor/follow';
 import { Logs } from './trace/logs';
 import { WorkspaceAudit } from './audit/workspaceAudit';
 import { EditReviewer } from './editor/review/editReviewer';
+import { ReviewComments } from './comments/reviewComments';
 import { pickFromHistory } from './sessions/sessionHistory';
 import type { HistoryEntry } from './sessions/sessionHistory';
 import { SessionStore } from './sessions/sessionStore';
@@ -53,6 +54,8 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   readonly mentions = new MentionPicker();
   /** Review of the agent's edits; it outlives agents (the changed files stay the user's to review). */
   readonly reviewer = this.disposables.add(new EditReviewer(this.logs.channel));
+  /** Comments on diffs' lines, for the agent: chips of the shown session (public: the integration tests add them). */
+  readonly comments = this.disposables.add(new ReviewComments(this));
   /** ACP Host's policy over what agents ask of VS Code (src/policy/, session/policyGate.ts). */
   readonly policy: HostPolicy;
   private readonly follower = this.disposables.add(new Follower(setting('followAgent'), (m) => this.logs.channel.info(m)));
@@ -86,7 +89,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
         {
           runtime: (agent) => this.createRuntime(agent),
           session: (agent, runtime, options) => this.createController(agent, runtime, options),
-          closed: (controller) => this.reviewer.unwatch(controller),
+          closed: (controller) => [this.reviewer, this.comments].forEach((w) => w.unwatch(controller)),
         },
         this.store,
       ),
@@ -329,6 +332,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     let controller: AgentSession | undefined;
     controller = new AgentSession(agent, settings, agentPorts(this, () => controller, settings.workspaceFolder, agent.name), { ...options, runtime });
     this.reviewer.watch(controller);
+    this.comments.watch(controller);
     return controller;
   }
 

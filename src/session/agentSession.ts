@@ -203,6 +203,10 @@ export class AgentSession {
   get pendingAttachments(): readonly Attachment[] {
     return this.attachments.pending;
   }
+  /** Attachments that left the composer: sent with a prompt, or removed. */
+  get onAttachmentsReleased() {
+    return this.attachments.onDidRelease;
+  }
 
   /** The composer's attachments follow the user to another agent (and are checked against it). */
   adoptAttachments(from: AgentSession): void {

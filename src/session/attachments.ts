@@ -1,9 +1,11 @@
 import type { ContentBlock, PromptCapabilities } from '../protocol';
 import type { AttachmentChip, AttachmentKind } from './model';
+import { commentBlocks, commentView, lineRange } from './commentAttachment';
+import type { ReviewComment } from './commentAttachment';
 
 /**
  * Context attached to a prompt (files and folders from an @-mention, an editor selection, an
- * image), and how it becomes content blocks. Pure: the host reads files through `EmbedReader`.
+ * image, a review comment on a diff), and how it becomes content blocks. Pure: the host reads files through `EmbedReader`.
  *
  * What an agent takes is in its `promptCapabilities` (ACP §5): `text` and `resource_link` always,
  * `resource` (embedded) with `embeddedContext`, `image` with `image`. Nothing is dropped
@@ -27,7 +29,8 @@ export type Attachment =
       /** The selected text, as it was when attached. */
       text: string;
     }
-  | { id: string; kind: 'image'; name: string; mimeType: string; /** base64 */ data: string };
+  | { id: string; kind: 'image'; name: string; mimeType: string; /** base64 */ data: string }
+  | ReviewComment;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type NewAttachment = DistributiveOmit<Attachment, 'id'>;
@@ -70,6 +73,8 @@ export function attachmentView(attachment: Attachment, problem: string | null = 
       return { id, kind, label: `${attachment.name}:${lineRange(attachment)}`, detail: attachment.path, problem };
     case 'image':
       return { id, kind, label: attachment.name, detail: `${attachment.mimeType}, ${formatBytes(base64Bytes(attachment.data))}`, problem };
+    case 'comment':
+      return { id, kind, ...commentView(attachment), problem };
   }
 }
 
@@ -82,6 +87,7 @@ export function attachmentLabel(attachment: Attachment): { kind: AttachmentKind;
 export function sameTarget(a: NewAttachment, b: NewAttachment): boolean {
   if (a.kind !== b.kind) return false;
   if (a.kind === 'image' || b.kind === 'image') return a.kind === 'image' && b.kind === 'image' && a.data === b.data;
+  if (a.kind === 'comment' || b.kind === 'comment') return a.kind === 'comment' && b.kind === 'comment' && a.threadId === b.threadId;
   if (a.uri !== b.uri) return false;
   return a.kind !== 'selection' || b.kind !== 'selection' || (a.startLine === b.startLine && a.endLine === b.endLine && a.text === b.text);
 }
@@ -101,6 +107,7 @@ export interface PromptBuild {
  * - selection: embedded `resource` {uri#L<start>-L<end>, text} with embeddedContext; else a
  *   `resource_link` to the file and the range in words.
  * - image: `image` {data, mimeType} with `image`; else refused.
+ * - comment: what the user said on which lines, and the lines (commentAttachment.ts).
  */
 export async function promptBlocks(text: string, attachments: readonly Attachment[], caps: PromptCaps, read: EmbedReader | undefined): Promise<PromptBuild> {
   const blocks: ContentBlock[] = [];
@@ -128,6 +135,9 @@ export async function promptBlocks(text: string, attachments: readonly Attachmen
         if (caps.image) blocks.push({ type: 'image', data: attachment.data, mimeType: attachment.mimeType });
         else refused.push(attachment);
         break;
+      case 'comment':
+        blocks.push(...commentBlocks(attachment, caps.embeddedContext));
+        break;
     }
   }
   return { blocks, refused };
@@ -136,10 +146,6 @@ export async function promptBlocks(text: string, attachments: readonly Attachmen
 /** A link names the file by its workspace-relative path: more telling to an agent than a base name. */
 function link(attachment: { uri: string; path: string }): ContentBlock {
   return { type: 'resource_link', uri: attachment.uri, name: attachment.path };
-}
-
-function lineRange({ startLine, endLine }: { startLine: number; endLine: number }): string {
-  return startLine === endLine ? String(startLine) : `${startLine}-${endLine}`;
 }
 
 /** `src/a/b.ts` → `src/a`; a top-level name → null. */

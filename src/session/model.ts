@@ -27,7 +27,7 @@ export interface SessionStatus {
   signingIn?: string;
 }
 
-export type AttachmentKind = 'file' | 'folder' | 'selection' | 'image';
+export type AttachmentKind = 'file' | 'folder' | 'selection' | 'image' | 'comment';
 
 /** An attachment as a sent prompt lists it (the content went to the agent). */
 export interface AttachmentLabel {

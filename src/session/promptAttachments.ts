@@ -1,6 +1,13 @@
+import { Emitter } from 'vscode-jsonrpc';
 import { attachmentLabel, attachmentView, refusal, sameTarget } from './attachments';
 import type { Attachment, NewAttachment, PromptCaps } from './attachments';
 import type { AttachmentChip } from './model';
+
+/** Attachments that left the composer: sent with a prompt, or removed by the user. */
+export interface Released {
+  attachments: readonly Attachment[];
+  sent: boolean;
+}
 
 /**
  * The context attached to the prompt being composed (no `vscode` here). A kind the agent cannot
@@ -13,6 +20,9 @@ export class PromptAttachments {
   private nextId = 1;
   private notice: string | null = null;
   private shownProblems = '[]';
+  private readonly released = new Emitter<Released>();
+  /** What left the composer, and how (the host marks a review comment's thread sent, or deletes it). Moving to another session is not leaving. */
+  readonly onDidRelease = this.released.event;
 
   constructor(
     private readonly agentName: string,
@@ -39,8 +49,10 @@ export class PromptAttachments {
   }
 
   remove(id: string): void {
+    const removed = this.list.filter((a) => a.id === id);
     this.list = this.list.filter((a) => a.id !== id);
     this.show();
+    if (removed.length > 0) this.released.fire({ attachments: removed, sent: false });
   }
 
   /** Shows why something the user pasted or dropped was not attached. */
@@ -60,6 +72,7 @@ export class PromptAttachments {
     }
     const taken = this.list.splice(0);
     if (taken.length > 0 || this.notice !== null) this.show();
+    if (taken.length > 0) this.released.fire({ attachments: taken, sent: true });
     return taken;
   }
 

@@ -61,16 +61,16 @@ export const ReviewFileViewSchema = z.object({
   removed: z.int().check(z.nonnegative()),
 });
 
-export const AttachmentKindSchema = z.enum(['file', 'folder', 'selection', 'image']);
+export const AttachmentKindSchema = z.enum(['file', 'folder', 'selection', 'image', 'comment']);
 
 /** Context attached to the prompt being composed (a chip above the prompt box). */
 export const AttachmentViewSchema = z.object({
   /** Host-made; `{type:'detach', id}` removes it. */
   id: z.string(),
   kind: AttachmentKindSchema,
-  /** File name, `folder/`, `file.ts:3-9`, or the image's name. */
+  /** File name, `folder/`, `file.ts:3-9`, the image's name, or `file.ts:3-9 “a review comment”`. */
   label: z.string(),
-  /** Where it is (the folder of a file, the path of a selection), or the size of an image. */
+  /** Where it is (the folder of a file, the path of a selection or comment, with the comment), or the size of an image. */
   detail: z.nullable(z.string()),
   /** Why the current agent cannot take it (an agent switched after it was attached): sending waits until it is removed. */
   problem: z.nullable(z.string()),

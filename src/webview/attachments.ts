@@ -8,6 +8,7 @@ const KIND_ICONS = new Map<string, string>([
   ['folder', 'folder'],
   ['selection', 'selection'],
   ['image', 'file-media'],
+  ['comment', 'comment'],
 ]);
 
 export function attachmentIcon(kind: string): string {

@@ -15,6 +15,11 @@ export function toOneBasedLine(line: number): number {
   return line + 1;
 }
 
+/** The last line (0-based) a range holds: one ending at the start of a line does not hold that line (a selection of whole lines). */
+export function lastHeldLine(start: { line: number }, end: { line: number; character: number }): number {
+  return end.character === 0 && end.line > start.line ? end.line - 1 : end.line;
+}
+
 /**
  * `fs/read_text_file` line windows: lines `line`…`line+limit-1` (ACP lines; 0 or null: from the
  * start), with their line endings; no `limit`: to the end. It scans for newlines instead of

@@ -8,8 +8,8 @@ import test from 'node:test';
 
 const FAKE = path.resolve(__dirname, '../../../test/fixtures/agents/well-behaved.js');
 
-function fake() {
-  const child = spawn(process.execPath, [FAKE], { stdio: ['pipe', 'pipe', 'pipe'] });
+function fake(file = FAKE) {
+  const child = spawn(process.execPath, [file], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const lines = createInterface({ input: child.stdout });
@@ -57,4 +57,26 @@ test('an invalid notification from the client ends the fake agent with the reaso
   agent.send({ jsonrpc: '2.0', method: 'session/cancel', params: { session: 'x' } }); // sessionId is required
   assert.equal(await agent.exited, 70);
   assert.match(agent.stderr(), /SCHEMA VIOLATION in session\/cancel.*sessionId/);
+});
+
+test('comment-agent.js refuses review comments that are not what ACP Host promises, and echoes the right ones', async () => {
+  const agent = fake(path.resolve(__dirname, '../../../test/fixtures/agents/comment-agent.js'));
+  try {
+    await agent.request('initialize', { protocolVersion: 1 });
+    const { result } = await agent.request('session/new', { cwd: '/tmp', mcpServers: [] });
+    const sessionId = (result as { sessionId: string }).sessionId;
+    const said = { type: 'text', text: 'Review comment on src/a.ts:2-3: rename it' };
+    const prompt = (...blocks: object[]) => agent.request('session/prompt', { sessionId, prompt: blocks });
+    const wrongLines = await prompt(said, { type: 'resource', resource: { uri: 'file:///w/src/a.ts#L5-L6', text: 'a\nb' } });
+    assert.equal(wrongLines.error?.code, -32602);
+    assert.match(wrongLines.error?.message ?? '', /comment-agent: block 1: resource uri .* is not the file at #L2-L3/);
+    const noLines = await prompt(said);
+    assert.match(noLines.error?.message ?? '', /the comment's lines do not follow it/);
+    const wrongLink = await prompt(said, { type: 'resource_link', uri: 'file:///w/src/b.ts', name: 'src/b.ts' });
+    assert.match(wrongLink.error?.message ?? '', /is not to src\/a\.ts/);
+    const good = await prompt(said, { type: 'resource', resource: { uri: 'file:///w/src/a.ts#L2-L3', text: 'a\nb' } });
+    assert.deepEqual(good.result, { stopReason: 'end_turn' });
+  } finally {
+    agent.child.kill();
+  }
 });

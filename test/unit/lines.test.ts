@@ -2,7 +2,7 @@
 // (reading a window of a file, opening a location, following the agent, a selection's lines).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { sliceLines, toOneBasedLine, toZeroBasedLine } from '../../src/workspace/lines';
+import { lastHeldLine, sliceLines, toOneBasedLine, toZeroBasedLine } from '../../src/workspace/lines';
 
 test('an ACP line becomes a 0-based line; 0, null, absent and negative lines are the first', () => {
   assert.deepEqual([1, 2, 40].map((line) => toZeroBasedLine(line)), [0, 1, 39]);
@@ -20,6 +20,12 @@ test('with a line count, a line past the end is the last one (and an empty docum
 test('a VS Code line becomes an ACP line, and back', () => {
   assert.equal(toOneBasedLine(0), 1);
   for (const line of [0, 1, 41]) assert.equal(toZeroBasedLine(toOneBasedLine(line)), line);
+});
+
+test('a range ending at the start of a line does not hold that line (unless it starts there too)', () => {
+  assert.equal(lastHeldLine({ line: 1 }, { line: 3, character: 0 }), 2);
+  assert.equal(lastHeldLine({ line: 1 }, { line: 3, character: 4 }), 3);
+  assert.equal(lastHeldLine({ line: 3 }, { line: 3, character: 0 }), 3);
 });
 
 test('a window of a file starts at its ACP line; null line and limit mean from the start, to the end', () => {

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import * as yauzl from 'yauzl';
 import { COMMAND_IDS } from '../../src/host/panel/actions';
+import { COMMENT_COMMANDS, COMMENT_CONTROLLER_ID } from '../../src/host/comments/commentCommands';
 
 const REPO = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
@@ -67,6 +68,7 @@ describe('manifest', () => {
       commands.map((c) => c.command).sort(),
       [
         'acpHost.acceptPermission',
+        'acpHost.addReviewComment',
         'acpHost.addSelection',
         'acpHost.cancelTurn',
         'acpHost.chooseAgent',
@@ -82,6 +84,7 @@ describe('manifest', () => {
         'acpHost.nextSession',
         'acpHost.previousSession',
         'acpHost.rejectPermission',
+        'acpHost.removeReviewComment',
         'acpHost.restartAgent',
         'acpHost.sessionHistory',
         'acpHost.showAuditLog',
@@ -130,9 +133,19 @@ describe('manifest', () => {
     for (const id of ['acpHost.acceptPermission', 'acpHost.rejectPermission']) assert.match(bindings.find((b) => b.command === id)?.when ?? '', /acpHost\.permissionWaiting/);
   });
 
-  test('every contributed command has an action, and every action a contributed command', () => {
+  test('every contributed command has an action (or is a comment widget’s), and every action a contributed command', () => {
     const contributed = (manifest.contributes.commands as { command: string }[]).map((c) => c.command);
-    assert.deepEqual([...COMMAND_IDS].sort(), contributed.sort());
+    assert.deepEqual([...COMMAND_IDS, ...Object.values(COMMENT_COMMANDS)].sort(), contributed.sort());
+  });
+
+  test('review comments: added from the reply box of an empty thread of ours, removed from its title; never in the palette (they take the thread)', () => {
+    const menus = manifest.contributes.menus as Record<string, { command: string; when?: string; group?: string }[]>;
+    const ours = `commentController == ${COMMENT_CONTROLLER_ID}`;
+    assert.deepEqual(menus['comments/commentThread/context'], [{ command: COMMENT_COMMANDS.add, group: 'inline', when: `${ours} && commentThreadIsEmpty` }]);
+    assert.deepEqual(menus['comments/commentThread/title'], [{ command: COMMENT_COMMANDS.remove, group: 'navigation', when: `${ours} && !commentThreadIsEmpty` }]);
+    for (const command of Object.values(COMMENT_COMMANDS)) assert.deepEqual(menus.commandPalette.filter((m) => m.command === command), [{ command, when: 'false' }]);
+    const add = (manifest.contributes.commands as { command: string; enablement?: string }[]).find((c) => c.command === COMMENT_COMMANDS.add);
+    assert.equal(add?.enablement, '!commentIsEmpty', 'an empty comment cannot be added');
   });
 
   test('typed settings: agents (name, command, args, env, cwd) and a default agent', () => {

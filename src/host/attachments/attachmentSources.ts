@@ -4,7 +4,7 @@ import type { NewAttachment } from '../../session/attachments';
 import { MAX_EMBED_BYTES } from '../../session/attachments';
 import { excludedSegments, mentionCandidates } from '../../workspace/mentionCandidates';
 import type { MentionCandidate } from '../../workspace/mentionCandidates';
-import { toOneBasedLine } from '../../workspace/lines';
+import { lastHeldLine, toOneBasedLine } from '../../workspace/lines';
 import { readRegularFile } from '../../workspace/regularFile';
 import { resolveWorkspacePath, workspaceRoots } from '../editor/workspacePaths';
 
@@ -108,9 +108,7 @@ export function selectionAttachments(editor: vscode.TextEditor | undefined): New
   for (const range of ranges) {
     const text = document.getText(range);
     if (Buffer.byteLength(text) > MAX_EMBED_BYTES) return `The selection is larger than 1 MB: attach the file instead (@).`;
-    // A selection ending at the start of a line does not include that line.
-    const lastLine = range.end.character === 0 && range.end.line > range.start.line ? range.end.line - 1 : range.end.line;
-    const [startLine, endLine] = [toOneBasedLine(range.start.line), toOneBasedLine(lastLine)];
+    const [startLine, endLine] = [toOneBasedLine(range.start.line), toOneBasedLine(lastHeldLine(range.start, range.end))];
     attachments.push({ kind: 'selection', uri: document.uri.toString(), name, path: vscode.workspace.asRelativePath(document.uri), startLine, endLine, text });
   }
   return attachments;

@@ -27,9 +27,12 @@ export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider, vs
     return this.texts.get(uri.toString()) ?? '';
   }
 
-  /** A new document holding `text`; `label` ends with the file's name, which keeps its language (highlighting). */
-  add(label: string, text: string): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: this.scheme, path: `/${++this.next}/${label}` });
+  /**
+   * A new document holding `text`; `label` ends with the file's name, which keeps its language
+   * (highlighting); `query` says what it is a side of (see diffDocuments.ts).
+   */
+  add(label: string, text: string, query?: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: this.scheme, path: `/${++this.next}/${label}`, query });
     this.texts.set(uri.toString(), text);
     this.chars += text.length;
     // The newest always stays, whatever its size: it is the one about to be shown.

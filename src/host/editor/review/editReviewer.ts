@@ -9,7 +9,7 @@ import { ReadOnlyDocuments } from '../readOnlyDocuments';
 import { ContentCache } from './contentCache';
 import type { Before, FileEventKind } from './contentCache';
 
-const SCHEME = 'acp-review';
+export const REVIEW_SCHEME = 'acp-review';
 /**
  * A watcher event reaches us some time after the write (VS Code batches them): writes an agent
  * makes just before it ends its turn are still the turn's when they are reported this late.
@@ -53,7 +53,7 @@ export class EditReviewer implements vscode.Disposable {
   /** What the list cannot show (files whose earlier text was over the review's budget), or null. */
   private note: string | null = null;
   /** The baselines shown on the left of review diffs. */
-  private readonly documents = new ReadOnlyDocuments(SCHEME, MAX_KEPT);
+  private readonly documents = new ReadOnlyDocuments(REVIEW_SCHEME, MAX_KEPT);
 
   constructor(private readonly log?: Log) {
     this.cache = new ContentCache(undefined, () => this.recording);
