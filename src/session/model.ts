@@ -106,7 +106,8 @@ export interface TurnEnd {
  */
 export type PermissionAnswer = { outcome: 'selected'; name: string; kind: PermissionOption['kind'] } | { outcome: 'cancelled' } | { outcome: 'withdrawn' };
 
-export type TextEntry = { kind: 'user'; text: string; attachments?: AttachmentLabel[] } | { kind: 'agent'; text: string } | { kind: 'thought'; text: string };
+/** A user's message keeps the id of the checkpoint of the workspace's files taken as it was sent (host/checkpoints). */
+export type TextEntry = { kind: 'user'; text: string; attachments?: AttachmentLabel[]; checkpoint?: number } | { kind: 'agent'; text: string } | { kind: 'thought'; text: string };
 
 export interface ToolEntry {
   kind: 'tool';
@@ -291,4 +292,6 @@ export interface SessionSnapshot {
   canFork: boolean;
   /** What this session is a fork of (the original's title), and what its transcript does not show; null when it is no fork. */
   forkOf: { title: string; note: string | null } | null;
+  /** The oldest checkpoint still kept (older ones were dropped past the budget), or null when there is none. */
+  oldestCheckpoint: number | null;
 }

@@ -32,6 +32,7 @@ export class SessionState {
   private attachmentNotice: string | null = null;
   private canFork = false;
   private forkOf: SessionSnapshot['forkOf'] = null;
+  private oldestCheckpoint: number | null = null;
   private readonly changed = new Emitter<void>();
   /** Fired after every change of what `view` returns. */
   readonly onChange: Event<void> = this.changed.event;
@@ -52,6 +53,7 @@ export class SessionState {
       attachmentNotice: this.attachmentNotice,
       canFork: this.canFork,
       forkOf: this.forkOf,
+      oldestCheckpoint: this.oldestCheckpoint,
     };
   }
 
@@ -118,6 +120,13 @@ export class SessionState {
   /** Whether the agent the session is open on advertises (UNSTABLE) session/fork. */
   setCanFork(canFork: boolean): void {
     this.canFork = canFork;
+    this.emit();
+  }
+
+  /** The workspace's oldest checkpoint still kept (host/checkpoints): older ones can no longer be restored. */
+  setOldestCheckpoint(oldest: number | null): void {
+    if (oldest === this.oldestCheckpoint) return;
+    this.oldestCheckpoint = oldest;
     this.emit();
   }
 

@@ -108,6 +108,8 @@ export const SessionViewSchema = z.object({
   canFork: z._default(z.boolean(), false),
   /** This session is a fork of the one titled `title`; `note` says what its transcript does not show of the agent's copy. */
   forkOf: z._default(z.nullable(z.object({ title: z.string(), note: z.nullable(z.string()) })), null),
+  /** The oldest checkpoint still kept: a user message with an older one says it is no longer available. */
+  oldestCheckpoint: z._default(z.nullable(z.int()), null),
 });
 
 export type CommandView = z.infer<typeof CommandViewSchema>;
@@ -121,4 +123,4 @@ export type AttachmentKind = z.infer<typeof AttachmentKindSchema>;
 export type AttachmentView = z.infer<typeof AttachmentViewSchema>;
 export type AttachmentLabel = z.infer<typeof AttachmentLabelSchema>;
 
-export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], reviewNote: null, follow: true, attachments: [], attachmentNotice: null, canFork: false, forkOf: null };
+export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], reviewNote: null, follow: true, attachments: [], attachmentNotice: null, canFork: false, forkOf: null, oldestCheckpoint: null };

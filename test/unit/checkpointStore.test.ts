@@ -10,7 +10,10 @@ import { CheckpointStore, DEFAULT_CHECKPOINT_LIMITS } from '../../src/host/check
 import type { CheckpointLimits } from '../../src/host/checkpoints/checkpointStore';
 
 const dirs: string[] = [];
-afterEach(() => {
+const stores: CheckpointStore[] = [];
+afterEach(async () => {
+  // Their writes finish before their folders go.
+  for (const store of stores.splice(0)) await store.flush();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 function tempDir(): string {
@@ -23,6 +26,7 @@ async function open(dir = tempDir(), limits: Partial<CheckpointLimits> = {}) {
   const logs: string[] = [];
   let evictions = 0;
   const store = await CheckpointStore.load(dir, () => ({ ...DEFAULT_CHECKPOINT_LIMITS, ...limits }), (m) => logs.push(m), () => evictions++);
+  stores.push(store);
   return { store, dir, logs, evictions: () => evictions };
 }
 const blobs = (dir: string) => readdirSync(path.join(dir, 'blobs')).sort();

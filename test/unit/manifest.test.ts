@@ -77,6 +77,7 @@ describe('manifest', () => {
         'acpHost.manageWorkspaceConsent',
         'acpHost.newSession',
         'acpHost.restartAgent',
+        'acpHost.restoreCheckpoint',
         'acpHost.sessionHistory',
         'acpHost.showAuditLog',
         'acpHost.showLog',

@@ -28,6 +28,8 @@ export interface SettingValues {
   terminalOutputLimitMegabytes: number;
   /** fs/read_text_file refuses a file on disk larger than this. */
   readTextFileLimitMegabytes: number;
+  /** What the workspace's checkpoints keep of file contents, together; the oldest go first past it. */
+  'checkpoints.maxMegabytes': number;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -44,6 +46,7 @@ export const SETTING_DEFAULTS: Readonly<SettingValues> = {
   autoApprove: {},
   terminalOutputLimitMegabytes: 1,
   readTextFileLimitMegabytes: 10,
+  'checkpoints.maxMegabytes': 50,
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
@@ -63,6 +66,7 @@ const PARSERS: { [K in SettingKey]: (raw: unknown) => SettingValues[K] | undefin
   autoApprove: (raw) => (raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined),
   terminalOutputLimitMegabytes: atLeastOne,
   readTextFileLimitMegabytes: atLeastOne,
+  'checkpoints.maxMegabytes': atLeastOne,
 };
 
 /** The manifest's `minimum: 1`, which VS Code does not enforce: 0 would time out every start, drop every message, keep no output or refuse every file. */
