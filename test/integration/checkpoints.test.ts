@@ -11,7 +11,10 @@ import * as vscode from 'vscode';
 import { api, closeSessionsAndAgents, find, until, useAgent } from './helpers';
 
 const workspace = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
-const file = (rel: string) => path.join(workspace(), 'cp', rel);
+/** Each test's own folder: a document a test left open (and saved) must not stand for another test's file. */
+let dir = 'cp';
+let tests = 0;
+const file = (rel: string) => path.join(workspace(), dir, rel);
 const read = (rel: string) => (fs.existsSync(file(rel)) ? fs.readFileSync(file(rel), 'utf8') : null);
 const ops = (...list: object[]) => `ops:${JSON.stringify(list)}`;
 const userIndex = (c: Parameters<typeof find>[0], n: number) => c.transcript.entries.map((e, i) => (e.kind === 'user' ? i : -1)).filter((i) => i >= 0)[n];
@@ -24,8 +27,10 @@ suite('checkpoints', function () {
   let restoreConfirm: () => void;
 
   setup(async () => {
-    fs.rmSync(path.join(workspace(), 'cp'), { recursive: true, force: true });
-    fs.mkdirSync(path.join(workspace(), 'cp'));
+    dir = `cp-${++tests}`;
+    fs.mkdirSync(path.join(workspace(), dir));
+    // The watcher reports files of a folder that exists already (a new folder is reported alone).
+    await settle();
     fs.writeFileSync(file('modified.txt'), 'original\n');
     fs.writeFileSync(file('deleted.txt'), 'keep me\n');
     asked.length = 0;
@@ -33,20 +38,22 @@ suite('checkpoints', function () {
     const original = host.checkpoints.confirm;
     host.checkpoints.confirm = async (message, detail) => (asked.push(`${message}\n${detail}`), true);
     restoreConfirm = () => (host.checkpoints.confirm = original);
+    // The watcher reports the files written here before any turn: they are not the agent's changes.
+    await settle();
   });
 
   teardown(async () => {
     restoreConfirm();
     await closeSessionsAndAgents();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    fs.rmSync(path.join(workspace(), 'cp'), { recursive: true, force: true });
+    fs.rmSync(path.join(workspace(), dir), { recursive: true, force: true });
   });
 
   test('Restore checkpoint puts back what the agent created, modified and deleted, through ACP or on disk; one undo takes it back', async () => {
     const { host } = await api();
     const controller = await useAgent('Checkpointer', 'checkpoint-agent.js');
-    await controller.prompt(ops({ acp: 'cp/created-acp.txt', content: 'by acp\n' }, { disk: 'cp/modified.txt', content: 'agent v1\n' }));
-    await controller.prompt(ops({ rm: 'cp/deleted.txt' }, { disk: 'cp/created-disk.txt', content: 'on disk\n' }, { acp: 'cp/modified.txt', content: 'agent v2\n' }));
+    await controller.prompt(ops({ acp: `${dir}/created-acp.txt`, content: 'by acp\n' }, { disk: `${dir}/modified.txt`, content: 'agent v1\n' }));
+    await controller.prompt(ops({ rm: `${dir}/deleted.txt` }, { disk: `${dir}/created-disk.txt`, content: 'on disk\n' }, { acp: `${dir}/modified.txt`, content: 'agent v2\n' }));
     await settle();
     assert.deepStrictEqual([read('created-acp.txt'), read('created-disk.txt'), read('modified.txt'), read('deleted.txt')], ['by acp\n', 'on disk\n', 'agent v2\n', null]);
     const first = userIndex(controller, 0);
@@ -70,8 +77,10 @@ suite('checkpoints', function () {
   test('Restore checkpoint of a later turn leaves the earlier turn’s changes; declined, nothing changes', async () => {
     const { host } = await api();
     const controller = await useAgent('Checkpointer', 'checkpoint-agent.js');
-    await controller.prompt(ops({ disk: 'cp/modified.txt', content: 'agent v1\n' }));
-    await controller.prompt(ops({ disk: 'cp/modified.txt', content: 'agent v2\n' }));
+    await controller.prompt(ops({ disk: `${dir}/modified.txt`, content: 'agent v1\n' }));
+    // A write behind our back is known once the watcher reports it: the user's next prompt comes later than that.
+    await settle();
+    await controller.prompt(ops({ disk: `${dir}/modified.txt`, content: 'agent v2\n' }));
     await settle();
     host.checkpoints.confirm = async (message) => (asked.push(message), false);
     await host.handleIntent({ type: 'restoreCheckpoint', index: userIndex(controller, 1) });
@@ -85,7 +94,7 @@ suite('checkpoints', function () {
   test('Edit without session/fork: the files go back, a note says the agent still remembers, and the edited prompt goes to the same session', async () => {
     const { host } = await api();
     const controller = await useAgent('Checkpointer', 'checkpoint-agent.js');
-    await controller.prompt(ops({ disk: 'cp/modified.txt', content: 'agent v1\n' }));
+    await controller.prompt(ops({ disk: `${dir}/modified.txt`, content: 'agent v1\n' }));
     await settle();
     await host.handleIntent({ type: 'editPrompt', index: userIndex(controller, 0), text: 'the edited prompt' });
     assert.strictEqual(read('modified.txt'), 'original\n');
@@ -98,7 +107,7 @@ suite('checkpoints', function () {
     const { host } = await api();
     const original = await useAgent('Forking checkpointer', 'checkpoint-agent.js', { FAKE_FORK: '1' });
     await original.prompt('before');
-    await original.prompt(ops({ disk: 'cp/modified.txt', content: 'agent v1\n' }));
+    await original.prompt(ops({ disk: `${dir}/modified.txt`, content: 'agent v1\n' }));
     await settle();
     await host.handleIntent({ type: 'editPrompt', index: userIndex(original, 1), text: 'edited' });
     assert.strictEqual(read('modified.txt'), 'original\n');
