@@ -26,6 +26,7 @@ import { Logs } from './trace/logs';
 import { WorkspaceAudit } from './audit/workspaceAudit';
 import { EditReviewer } from './editor/review/editReviewer';
 import { ReviewComments } from './comments/reviewComments';
+import { Checkpoints } from './checkpoints/checkpoints';
 import { pickFromHistory } from './sessions/sessionHistory';
 import type { HistoryEntry } from './sessions/sessionHistory';
 import { SessionStore } from './sessions/sessionStore';
@@ -52,8 +53,10 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   readonly workbench: VsCodeWorkbench;
   /** The @-mention QuickPick (public: the integration tests drive it). */
   readonly mentions = new MentionPicker();
-  /** Review of the agent's edits; it outlives agents (the changed files stay the user's to review). */
-  readonly reviewer = this.disposables.add(new EditReviewer(this.logs.channel));
+  /** Review of the agent's edits; it outlives agents (the changed files stay the user's to review); it feeds the checkpoints. */
+  readonly reviewer = this.disposables.add(new EditReviewer(this.logs.channel, () => this.checkpoints));
+  /** The workspace's checkpoints, one per prompt (public: tests answer `checkpoints.confirm`). */
+  readonly checkpoints: Checkpoints;
   /** Comments on diffs' lines, for the agent: chips of the shown session (public: the integration tests add them). */
   readonly comments = this.disposables.add(new ReviewComments(this));
   /** ACP Host's policy over what agents ask of VS Code (src/policy/, session/policyGate.ts). */
@@ -82,6 +85,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets));
     this.view = this.disposables.add(new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel));
     this.store = new SessionStore(extension.workspaceState);
+    this.checkpoints = this.disposables.add(new Checkpoints(extension.storageUri, this.reviewer, this.logs.channel));
     // Before the tabs come back: those of a renamed preset come back under its new name.
     void carryOverRenamedPresets(this.agentChoices().map((a) => a.name), this.store);
     this.tabs = this.disposables.add(
@@ -89,7 +93,11 @@ export class AgentHost implements ActionHost, vscode.Disposable {
         {
           runtime: (agent) => this.createRuntime(agent),
           session: (agent, runtime, options) => this.createController(agent, runtime, options),
-          closed: (controller) => [this.reviewer, this.comments].forEach((w) => w.unwatch(controller)),
+          closed: (controller) => {
+            this.reviewer.unwatch(controller);
+            this.comments.unwatch(controller);
+            this.checkpoints.unwatch(controller.session);
+          },
         },
         this.store,
       ),
@@ -240,12 +248,12 @@ export class AgentHost implements ActionHost, vscode.Disposable {
 
   /**
    * "Fork from here" on the user message at entry `index` of `session` (UNSTABLE session/fork):
-   * a new tab holding the conversation up to it (SessionTabs.fork), shown and started.
+   * a new tab holding the conversation up to it (`before`: before it; SessionTabs.fork), shown and started.
    */
-  async forkSession(session: ShownSession, index: number): Promise<void> {
+  async forkSession(session: ShownSession, index: number, before = false): Promise<void> {
     const source = this.tabs.all.find((t) => t.controller === session);
     if (!source) throw new Error('That session is no longer open.');
-    const fork = this.tabs.fork(source.key, index);
+    const fork = this.tabs.fork(source.key, index, before);
     this.show(fork);
     await this.startSession(fork.controller);
   }
@@ -333,6 +341,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     controller = new AgentSession(agent, settings, agentPorts(this, () => controller, settings.workspaceFolder, agent.name), { ...options, runtime });
     this.reviewer.watch(controller);
     this.comments.watch(controller);
+    this.checkpoints.watch(controller.session);
     return controller;
   }
 

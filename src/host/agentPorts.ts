@@ -8,6 +8,7 @@ import { readForEmbed } from './attachments/attachmentSources';
 import { readTextFile } from './editor/fileReader';
 import { writeTextFile } from './editor/fileWriter';
 import type { EditReviewer } from './editor/review/editReviewer';
+import type { Checkpoints } from './checkpoints/checkpoints';
 import type { Logs } from './trace/logs';
 import type { WorkspaceAudit } from './audit/workspaceAudit';
 import { TerminalPort } from './terminals/terminalPort';
@@ -18,6 +19,7 @@ export interface PortSources {
   audit: WorkspaceAudit;
   policy: HostPolicy;
   reviewer: EditReviewer;
+  checkpoints: Pick<Checkpoints, 'begin'>;
   config: AgentConfig;
   secrets: AgentSecrets;
 }
@@ -59,6 +61,7 @@ export function agentPorts(from: PortSources, owner: (() => AgentSession | undef
     confirmLoginCommand,
     mcpServers: () => config.mcpServers((m) => logs.channel.warn(m)),
     readForEmbed,
+    checkpoint: () => from.checkpoints.begin(),
     // The panel renders elicitation forms and URL cards (whose Open the host serves).
     forms: true,
     policy,

@@ -109,6 +109,8 @@ export interface AgentPorts {
   mcpServers?(): Promise<McpServer[]>;
   /** The text of an attached file for an embedded `resource` (open buffer first); without it files are sent as links. */
   readForEmbed?: EmbedReader;
+  /** Begins a checkpoint of the workspace's files (a prompt is about to go out): its id, or undefined without checkpoints. */
+  checkpoint?: () => number | undefined;
   /**
    * The panel shows `elicitation/create` requests (answered through `answerElicitation`): forms,
    * and URL cards whose Open the host serves; both modes are advertised only with it.

@@ -36,16 +36,17 @@ export interface ForkSource {
  * the agent's copy holds. For an earlier message there is no sound way to cut the agent's copy
  * (replaying the prompts in a new session would run their tools again, and the answers would
  * differ): the tab shows the conversation up to the end of that message's turn, and its header
- * says that the agent's copy still includes the later turns.
+ * says that the agent's copy still includes the later turns. `before`: the tab shows the
+ * conversation before that message instead (an edited message is sent again in the fork).
  */
-export function planFork(source: ForkSource, index: number): ForkPlan {
+export function planFork(source: ForkSource, index: number, before = false): ForkPlan {
   if (!source.runtime.features.has('fork')) throw new Error(`${source.agentName} does not offer session/fork: this session cannot be forked.`);
   const sessionId = source.currentSessionId;
   if (!sessionId) throw new Error('The session is not open on its agent: it cannot be forked now.');
   if (source.currentStatus.phase === 'prompting') throw new Error('A turn is running: fork once it has ended (a fork copies the session as it stands).');
   const entries = source.transcript.entries;
   if (entries[index]?.kind !== 'user') throw new Error(`Entry ${index} is not one of your messages: only a message of yours can be forked from.`);
-  const kept = conversationThrough(entries, index);
+  const kept = before ? entries.slice(0, index) : conversationThrough(entries, index);
   const later = entries.slice(kept.length).filter((e) => e.kind === 'user').length;
   const note = later === 0 ? null : `The agent's copy of the conversation still includes the ${later} later ${later === 1 ? 'turn' : 'turns'} (ACP's session/fork copies the whole session): it may refer to them.`;
   return { origin: { sessionId, title: source.label, note }, entries: kept };

@@ -106,7 +106,8 @@ export interface TurnEnd {
  */
 export type PermissionAnswer = { outcome: 'selected'; name: string; kind: PermissionOption['kind'] } | { outcome: 'cancelled' } | { outcome: 'withdrawn' };
 
-export type TextEntry = { kind: 'user'; text: string; attachments?: AttachmentLabel[] } | { kind: 'agent'; text: string } | { kind: 'thought'; text: string };
+/** A user's message keeps the id of the checkpoint of the workspace's files taken as it was sent (host/checkpoints). */
+export type TextEntry = { kind: 'user'; text: string; attachments?: AttachmentLabel[]; checkpoint?: number } | { kind: 'agent'; text: string } | { kind: 'thought'; text: string };
 
 export interface ToolEntry {
   kind: 'tool';
@@ -293,4 +294,6 @@ export interface SessionSnapshot {
   forkOf: { title: string; note: string | null } | null;
   /** The current plan (the transcript's `Plans` keeps it), pinned above the prompt box; null when there is none. */
   plan: PlanContent | null;
+  /** The oldest checkpoint still kept (older ones were dropped past the budget), or null when there is none. */
+  oldestCheckpoint: number | null;
 }

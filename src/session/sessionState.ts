@@ -33,6 +33,7 @@ export class SessionState {
   private canFork = false;
   private forkOf: SessionSnapshot['forkOf'] = null;
   private plan: PlanContent | null = null;
+  private oldestCheckpoint: number | null = null;
   private readonly changed = new Emitter<void>();
   /** Fired after every change of what `view` returns. */
   readonly onChange: Event<void> = this.changed.event;
@@ -54,6 +55,7 @@ export class SessionState {
       canFork: this.canFork,
       forkOf: this.forkOf,
       plan: this.plan,
+      oldestCheckpoint: this.oldestCheckpoint,
     };
   }
 
@@ -120,6 +122,13 @@ export class SessionState {
   /** Whether the agent the session is open on advertises (UNSTABLE) session/fork. */
   setCanFork(canFork: boolean): void {
     this.canFork = canFork;
+    this.emit();
+  }
+
+  /** The workspace's oldest checkpoint still kept (host/checkpoints): older ones can no longer be restored. */
+  setOldestCheckpoint(oldest: number | null): void {
+    if (oldest === this.oldestCheckpoint) return;
+    this.oldestCheckpoint = oldest;
     this.emit();
   }
 

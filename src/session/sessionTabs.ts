@@ -141,12 +141,13 @@ export class SessionTabs {
    * "Fork from here" on the user message at entry `index` of `key`'s session: a new tab (not
    * started, not shown) with the same agent and roots, showing the conversation up to that message's
    * turn (session/fork.ts says how that meets the agent's copy), which opens with session/fork
-   * (UNSTABLE) of the original when it starts. Throws, in words, when the session cannot be forked now.
+   * (UNSTABLE) of the original when it starts (`before`: the conversation before that message).
+   * Throws, in words, when the session cannot be forked now.
    */
-  fork(key: string, index: number): Tab {
+  fork(key: string, index: number, before = false): Tab {
     const source = this.get(key)?.controller;
     if (!source) throw new Error('That session is no longer open.');
-    const { origin, entries } = planFork(source, index);
+    const { origin, entries } = planFork(source, index, before);
     const tab = this.open(source.runtime.agent, { roots: source.origin.roots, forkOf: origin, title: `${origin.title} (fork)` });
     tab.controller.transcript.restore(entries);
     return tab;

@@ -126,9 +126,9 @@ export class Transcript {
     }
   }
 
-  /** What the user sent; `attachments` are the labels of its context (files, selection, images). */
-  addUserPrompt(text: string, attachments: readonly AttachmentLabel[] = []): void {
-    this.push(attachments.length > 0 ? { kind: 'user', text, attachments: [...attachments] } : { kind: 'user', text });
+  /** What the user sent; `attachments` are the labels of its context (files, selection, images); `checkpoint`, the files' checkpoint taken as it was sent. */
+  addUserPrompt(text: string, attachments: readonly AttachmentLabel[] = [], checkpoint?: number): void {
+    this.push({ kind: 'user', text, ...(attachments.length > 0 && { attachments: [...attachments] }), ...(checkpoint !== undefined && { checkpoint }) });
   }
 
   addError(message: string): void {

@@ -20,7 +20,7 @@ export interface TurnSession {
   readonly transcript: Transcript;
   readonly lifecycle: SessionLifecycle;
   readonly signIn: SignIn;
-  readonly ports: Pick<AgentPorts, 'readForEmbed'>;
+  readonly ports: Pick<AgentPorts, 'readForEmbed' | 'checkpoint'>;
   readonly phase: SessionStatus['phase'];
   setStatus(patch: Partial<SessionStatus>): void;
   /** The agent carries on with a turn of its own after a load (carriedTurn.ts): a prompt waits for its end. */
@@ -64,7 +64,8 @@ export async function runTurn(s: TurnSession, next: QueuedPrompt): Promise<TurnO
   if (!running || !sessionId) return 'done';
   const caps = promptCaps(running.initialize.agentCapabilities?.promptCapabilities);
   const built = await promptBlocks(next.text, next.attachments, caps, s.ports.readForEmbed);
-  if (!next.shown) transcript.addUserPrompt(next.text, next.attachments.map(attachmentLabel));
+  // The checkpoint is taken before the prompt goes out: whatever the agent changes from now on is after it.
+  if (!next.shown) transcript.addUserPrompt(next.text, next.attachments.map(attachmentLabel), s.ports.checkpoint?.());
   next.shown = true;
   if (built.refused.length > 0) {
     // The agent changed since these were attached: nothing is dropped silently, nothing is sent.

@@ -86,7 +86,13 @@ export const TurnUsageViewSchema = z.object({
 
 export const EntryViewSchema = z.discriminatedUnion('kind', [
   /** What the user sent (plain text, never rendered as markdown), with the labels of what was attached. */
-  z.object({ kind: z.literal('user'), text: z.string(), attachments: z.optional(z.array(AttachmentLabelSchema)) }),
+  z.object({
+    kind: z.literal('user'),
+    text: z.string(),
+    attachments: z.optional(z.array(AttachmentLabelSchema)),
+    /** The checkpoint of the workspace's files taken when it was sent: "Restore checkpoint" and "Edit" name it. */
+    checkpoint: z.optional(z.int().check(z.nonnegative())),
+  }),
   /** The agent's reply (markdown), coalesced from its chunks. */
   z.object({ kind: z.literal('agent'), text: z.string() }),
   /** The agent's reasoning (markdown), collapsed by default. */

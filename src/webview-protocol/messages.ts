@@ -125,6 +125,10 @@ export const ViewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('newSession') }),
   /** "Fork from here" on the user message at entry `index` (offered only when the session's `canFork`). */
   z.object({ type: z.literal('fork'), index }),
+  /** "Restore checkpoint" on the user message at entry `index`: the files the agent changed since go back (after a diff and a confirmation). */
+  z.object({ type: z.literal('restoreCheckpoint'), index }),
+  /** "Edit" on the user message at entry `index`, sent as `text`: its checkpoint is restored, then `text` goes in a fork before it (or the same session). */
+  z.object({ type: z.literal('editPrompt'), index, text: z.string().check(z.minLength(1), z.maxLength(1_000_000)) }),
   z.object({ type: z.literal('closeSession'), key: z.optional(z.string().check(z.maxLength(200))) }),
   z.object({ type: z.literal('sessionHistory') }),
   /** Open a new session with another agent (by name) and start it; it becomes the default agent. */

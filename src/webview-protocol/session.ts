@@ -111,6 +111,8 @@ export const SessionViewSchema = z.object({
   forkOf: z._default(z.nullable(z.object({ title: z.string(), note: z.nullable(z.string()) })), null),
   /** The current plan, pinned above the prompt box (the transcript keeps every plan entry too); null when there is none or it was removed. */
   plan: z._default(z.nullable(PlanContentViewSchema), null),
+  /** The oldest checkpoint still kept: a user message with an older one says it is no longer available. */
+  oldestCheckpoint: z._default(z.nullable(z.int()), null),
 });
 
 export type CommandView = z.infer<typeof CommandViewSchema>;
@@ -124,4 +126,4 @@ export type AttachmentKind = z.infer<typeof AttachmentKindSchema>;
 export type AttachmentView = z.infer<typeof AttachmentViewSchema>;
 export type AttachmentLabel = z.infer<typeof AttachmentLabelSchema>;
 
-export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], reviewNote: null, follow: true, attachments: [], attachmentNotice: null, canFork: false, forkOf: null, plan: null };
+export const EMPTY_SESSION: SessionView = { title: null, commands: [], modes: null, configOptions: [], usage: null, queue: [], review: [], reviewNote: null, follow: true, attachments: [], attachmentNotice: null, canFork: false, forkOf: null, plan: null, oldestCheckpoint: null };

@@ -16,6 +16,8 @@ export class Composer {
   private readonly menu: CommandMenu;
   /** An attachment the agent cannot take: sending waits until it is removed (the chip says why). */
   private blocked = false;
+  /** The user message being edited ("Edit"): Send restores its checkpoint and sends the text in its place. */
+  private editing: number | undefined;
 
   constructor(
     private readonly ui: Layout,
@@ -58,6 +60,23 @@ export class Composer {
     stop.hidden = !prompting;
   }
 
+  /** "Edit" on the user message at entry `index`: its text in the box; Send sends it in that message's place. */
+  edit(index: number, text: string): void {
+    const box = this.ui.prompt;
+    this.editing = index;
+    box.value = text;
+    box.title = 'Editing an earlier message: Send restores the files to its checkpoint and sends this in its place (Escape: stop editing).';
+    box.dataset.editing = String(index);
+    box.focus();
+    this.saveDraft();
+  }
+
+  private stopEditing(): void {
+    this.editing = undefined;
+    delete this.ui.prompt.dataset.editing;
+    this.ui.prompt.removeAttribute('title');
+  }
+
   setCommands(commands: readonly CommandView[]): void {
     this.menu.setCommands(commands);
   }
@@ -94,6 +113,7 @@ export class Composer {
     // keyCode 229: a key that an IME is still composing (Safari/WebKit report it this way).
     if (event.isComposing || event.keyCode === 229) return;
     if (this.menu.handleKey(event)) return;
+    if (event.key === 'Escape' && this.editing !== undefined) return this.stopEditing();
     if (event.key === 'Enter' && !event.shiftKey) {
       event.preventDefault();
       this.send();
@@ -109,7 +129,8 @@ export class Composer {
       box.title = `Too long to send: at most ${PROMPT_MAX.toLocaleString('en-US')} characters.`;
       return;
     }
-    post({ type: 'prompt', text });
+    post(this.editing === undefined ? { type: 'prompt', text } : { type: 'editPrompt', index: this.editing, text });
+    this.stopEditing();
     box.value = '';
     box.focus(); // after a click on Send, typing the next prompt just works
     box.removeAttribute('aria-invalid');

@@ -31,6 +31,8 @@ const transcript = new Transcript(
     renderNextFrame();
   },
   () => mirror.session.canFork,
+  () => mirror.session.oldestCheckpoint,
+  (index, text) => composer.edit(index, text),
 );
 const composer = new Composer(ui, presentation);
 const pickers = new Pickers(ui.pickers);

@@ -53,7 +53,8 @@ export class Mirror {
         break;
       case 'session':
         // "Fork from here" is on the user's messages: they show it, or stop showing it, with the flag.
-        if (message.session.canFork !== this.session.canFork) this.entries.forEach((entry, index) => entry?.kind === 'user' && this.touch(index));
+        // So are Restore checkpoint and Edit, disabled once their checkpoint is dropped (rare: an eviction).
+        if (message.session.canFork !== this.session.canFork || message.session.oldestCheckpoint !== this.session.oldestCheckpoint) this.entries.forEach((entry, index) => entry?.kind === 'user' && this.touch(index));
         this.session = message.session;
         this.changes.session = true;
         break;

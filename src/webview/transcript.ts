@@ -51,8 +51,12 @@ export class Transcript {
     private readonly invalidate: (index: number) => void,
     /** Whether the session's agent forks sessions (the session view's `canFork`). */
     canFork: () => boolean,
+    /** The oldest checkpoint still kept (the session view's `oldestCheckpoint`). */
+    oldestCheckpoint: () => number | null,
+    /** "Edit" on a user message: its text goes to the prompt box, to be sent in its place. */
+    private readonly edit: (index: number, text: string) => void,
   ) {
-    this.context = { isOpen: (index, part) => presentation.isOpen(index, part), isExpanded: (index, contentIndex) => presentation.isExpanded(index, contentIndex), canFork };
+    this.context = { isOpen: (index, part) => presentation.isOpen(index, part), isExpanded: (index, contentIndex) => presentation.isExpanded(index, contentIndex), canFork, oldestCheckpoint };
     root.addEventListener('scroll', () => this.onScroll(), { passive: true });
     root.addEventListener('click', (event) => this.onClick(event));
     // A middle click would otherwise try to open agent links in a new window.
@@ -267,6 +271,9 @@ export class Transcript {
       post({ type: 'fork', index });
       return;
     }
+    if (target.closest('.entry-user button.restore-checkpoint')) return post({ type: 'restoreCheckpoint', index });
+    const user = this.entries[index];
+    if (target.closest('.entry-user button.edit-prompt') && user?.kind === 'user') return this.edit(index, user.text);
 
     const option = target.closest<HTMLButtonElement>('.permission button.option');
     if (option) {

@@ -11,7 +11,7 @@ import type { Entry } from '../../src/session/model';
 type Phase = ShownSession['currentStatus']['phase'];
 
 /** Every call on the host, its workbench and its sessions, as "name(args)" lines in order. */
-function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?: string; fail?: string; urls?: Record<string, { state: string; url: string }>; entries?: Entry[]; waiting?: string } = {}) {
+function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?: string; fail?: string; urls?: Record<string, { state: string; url: string }>; entries?: Entry[]; waiting?: string; fork?: boolean; declined?: boolean } = {}) {
   const calls: string[] = [];
   const failures: { what: string; message: string; tellUser: boolean }[] = [];
   const record =
@@ -34,9 +34,12 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
       if (card?.state === 'pending') card.state = action === 'accept' ? 'waiting' : 'declined';
     };
     fake.signOut = async () => (calls.push(`${label}.signOut()`), `Signed out of ${label}-agent.`);
-    const entries = options.entries ?? [];
+    fake.runtime = { features: new Set(options.fork ? ['fork'] : []) };
+    fake.currentSessionId = `${label}-id`;
+    const entries = options.entries ?? [{ kind: 'user', text: 'the old prompt', checkpoint: 7 }];
     fake.transcript = {
       entries,
+      addNote: (message: string) => void calls.push(`${label}.addNote(${message.slice(0, 31)}…)`),
       diffSource: (index: number) => (index === 0 ? { path: '/ws/a.ts', oldText: 'a', newText: 'b' } : undefined),
       questions: { urlEntry: (key: string) => urls.get(key), firstPermission: options.waiting },
       tools: { entry: (id: string) => entries.find((e) => e.kind === 'tool' && e.toolCallId === id) },
@@ -91,6 +94,12 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
     addSelection: record('addSelection'),
     manageRememberedPermissions: record('manageRememberedPermissions'),
     manageWorkspaceConsent: record('manageWorkspaceConsent'),
+    checkpoints: {
+      restoreAt: async (s: ShownSession, index: number) => void calls.push(`checkpoints.restoreAt(${s.currentStatus.agentName}, ${index})`),
+      pick: async (s: ShownSession) => void calls.push(`checkpoints.pick(${s.currentStatus.agentName})`),
+      checkpointAt: (_s: unknown, index: number) => (index === 0 ? 7 : assert.fail('only entry 0 has a checkpoint')),
+      restore: async (id: number, prompt: string) => (calls.push(`checkpoints.restore(${id}, ${JSON.stringify(prompt)})`), !options.declined),
+    },
   } satisfies ActionHost;
   return { host, calls, failures, session };
 }
@@ -122,6 +131,7 @@ describe('panel intents', () => {
       [{ type: 'fork', index: 4 }, 'forkSession(shown-agent, 4)'],
       [{ type: 'closeSession', key: 'k1' }, 'closeSession("k1")'],
       [{ type: 'sessionHistory' }, 'openFromHistory()'],
+      [{ type: 'restoreCheckpoint', index: 2 }, 'checkpoints.restoreAt(shown-agent, 2)'],
     ];
     for (const [intent, expected] of cases) {
       const { host, calls, failures } = fakeHost();
@@ -161,6 +171,25 @@ describe('panel intents', () => {
     };
     await dispatchIntent(host, { type: 'fork', index: 0 });
     assert.deepEqual(failures, [{ what: 'fork', message: 'Demo agent does not offer session/fork: this session cannot be forked.', tellUser: true }]);
+  });
+
+  test('edit restores the message’s checkpoint, then sends the edited prompt in a fork before it, or in the same session with a note', async () => {
+    const forking = fakeHost({ fork: true });
+    forking.host.forkSession = async (s: ShownSession, index: number, before?: boolean) => {
+      forking.calls.push(`forkSession(${s.currentStatus.agentName}, ${index}, ${before})`);
+      forking.host.controller = forking.session('fork');
+    };
+    await dispatchIntent(forking.host, { type: 'editPrompt', index: 0, text: 'the new prompt' });
+    assert.deepEqual(forking.calls, ['checkpoints.restore(7, "the old prompt")', 'forkSession(shown-agent, 0, true)', 'fork.prompt("the new prompt")']);
+
+    const plain = fakeHost();
+    await dispatchIntent(plain.host, { type: 'editPrompt', index: 0, text: 'the new prompt' });
+    assert.deepEqual(plain.calls, ['checkpoints.restore(7, "the old prompt")', 'shown.addNote(You edited an earlier message: …)', 'shown.prompt("the new prompt")']);
+
+    const declined = fakeHost({ fork: true, declined: true });
+    await dispatchIntent(declined.host, { type: 'editPrompt', index: 0, text: 'the new prompt' });
+    assert.deepEqual(declined.calls, ['checkpoints.restore(7, "the old prompt")'], 'declining the restore sends nothing');
+    assert.deepEqual(declined.failures, []);
   });
 
   test('a session that is not idle is not started again', async () => {

@@ -86,6 +86,7 @@ describe('manifest', () => {
         'acpHost.rejectPermission',
         'acpHost.removeReviewComment',
         'acpHost.restartAgent',
+        'acpHost.restoreCheckpoint',
         'acpHost.sessionHistory',
         'acpHost.showAuditLog',
         'acpHost.showLog',

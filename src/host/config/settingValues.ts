@@ -32,6 +32,8 @@ export interface SettingValues {
   'notify.waits': boolean;
   /** A notification when a session's turn ends while the user looks elsewhere. */
   'notify.turnEnds': boolean;
+  /** What the workspace's checkpoints keep of file contents, together; the oldest go first past it. */
+  'checkpoints.maxMegabytes': number;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -50,6 +52,7 @@ export const SETTING_DEFAULTS: Readonly<SettingValues> = {
   readTextFileLimitMegabytes: 10,
   'notify.waits': true,
   'notify.turnEnds': false,
+  'checkpoints.maxMegabytes': 50,
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
@@ -71,6 +74,7 @@ const PARSERS: { [K in SettingKey]: (raw: unknown) => SettingValues[K] | undefin
   readTextFileLimitMegabytes: atLeastOne,
   'notify.waits': (raw) => (typeof raw === 'boolean' ? raw : undefined),
   'notify.turnEnds': (raw) => (typeof raw === 'boolean' ? raw : undefined),
+  'checkpoints.maxMegabytes': atLeastOne,
 };
 
 /** The manifest's `minimum: 1`, which VS Code does not enforce: 0 would time out every start, drop every message, keep no output or refuse every file. */

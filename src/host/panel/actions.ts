@@ -1,6 +1,9 @@
 import type { NewAttachment } from '../../session/attachments';
 import type { AgentSession } from '../../session/agentSession';
 import type { DiffSource } from '../../session/transcript';
+import type { Checkpoints } from '../checkpoints/checkpoints';
+import { editPastPrompt } from '../checkpoints/editPrompt';
+import type { EditHost } from '../checkpoints/editPrompt';
 import { DIFF_TEXTS_DROPPED } from '../../session/diffTexts';
 import { conversationMarkdown } from '../../session/exportMarkdown';
 import { shortcutChoice } from '../../session/permissionShortcut';
@@ -42,6 +45,8 @@ export type ShownSession = Pick<
   | 'noteAttachment'
   | 'origin'
   | 'label'
+  | 'runtime'
+  | 'currentSessionId'
 >;
 
 /** The VS Code UI the actions open. */
@@ -86,8 +91,10 @@ export interface ActionHost extends RunnerHost<ShownSession> {
   startAgent(): Promise<void>;
   chooseAgent(name: string): Promise<void>;
   newSession(): Promise<void>;
-  /** "Fork from here" on the user message at entry `index` of `session`: a new tab, shown and started. */
-  forkSession(session: ShownSession, index: number): Promise<void>;
+  /** "Fork from here" on the user message at entry `index` of `session`: a new tab, shown and started (`before`: holding the conversation before it). */
+  forkSession(session: ShownSession, index: number, before?: boolean): Promise<void>;
+  /** The workspace's checkpoints (host/checkpoints/checkpoints.ts). */
+  readonly checkpoints: EditHost['checkpoints'] & Pick<Checkpoints, 'restoreAt' | 'pick'>;
   switchSession(key: string): void;
   closeSession(key?: string): Promise<void>;
   openFromHistory(): Promise<void>;
@@ -172,6 +179,15 @@ const INTENT_ACTIONS: { [K in PanelIntent['type']]: HostAction<Extract<PanelInte
       return host.workbench.openText(output.name, output.text);
     },
   },
+  // Both show a diff and ask before anything changes; a refusal (a turn running, a checkpoint gone) says why.
+  restoreCheckpoint: { warnOnFailure: true, run: ({ host, session, intent }) => host.checkpoints.restoreAt(session, intent.index) },
+  // The agent runs first: whether it forks is known only then. The fork, once open, is the shown session.
+  editPrompt: {
+    needs: 'agent',
+    warnOnFailure: true,
+    run: ({ host, session, intent }) =>
+      editPastPrompt({ checkpoints: host.checkpoints, forkBefore: async () => (await host.forkSession(session, intent.index, true), host.controller) }, session, intent.index, intent.text),
+  },
 };
 
 /** The keyboard's answer to the oldest waiting permission (session/permissionShortcut.ts says which option). */
@@ -241,6 +257,7 @@ const COMMANDS = {
   'acpHost.rejectPermission': answerWaiting('reject'),
   'acpHost.nextSession': stepSession(1),
   'acpHost.previousSession': stepSession(-1),
+  'acpHost.restoreCheckpoint': { run: ({ host, session }) => host.checkpoints.pick(session) },
 } satisfies Record<`acpHost.${string}`, PanelIntent | HostAction<void>>;
 
 export type CommandId = keyof typeof COMMANDS;

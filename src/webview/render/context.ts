@@ -5,4 +5,6 @@ export interface RenderContext {
   isExpanded(index: number, contentIndex: number): boolean;
   /** The session's agent forks sessions: the user's messages offer "Fork from here". */
   canFork(): boolean;
+  /** The oldest checkpoint still kept: a message with an older one can no longer restore it. */
+  oldestCheckpoint(): number | null;
 }

@@ -29,6 +29,7 @@ export function renderEntry(entry: EntryView | undefined, index: number, context
       el.append(h('div', 'text', entry.text), copyMessageButton()); // what the user typed, never markdown
       if (entry.attachments?.length) el.append(attachmentList(entry.attachments));
       if (context.canFork()) el.append(button('fork-from-here', 'Fork from here', 'repo-forked'));
+      if (entry.checkpoint !== undefined) el.append(...checkpointButtons(entry.checkpoint, context.oldestCheckpoint()));
       break;
     case 'agent':
       // The button is the block's sibling: streaming patches the block only.
@@ -115,4 +116,16 @@ function renderTurnEnd(el: HTMLElement, entry: Extract<EntryView, { kind: 'turnE
   el.setAttribute('role', 'alert');
   const code = entry.error.code === null ? '' : ` (error ${entry.error.code})`;
   el.append(icon('error'), h('span', 'text', `The turn failed: ${clamp(entry.error.message, 2000)}${code}`));
+}
+
+/** "Restore checkpoint" and "Edit" on a message with a checkpoint; both disabled, and saying so, once it was dropped. */
+function checkpointButtons(checkpoint: number, oldest: number | null): HTMLButtonElement[] {
+  const buttons = [button('restore-checkpoint', 'Restore checkpoint', 'discard'), button('edit-prompt', 'Edit', 'edit')];
+  if (oldest === null || checkpoint < oldest) {
+    for (const b of buttons) {
+      b.disabled = true;
+      b.title = 'This checkpoint is no longer available (the oldest are dropped past acpHost.checkpoints.maxMegabytes).';
+    }
+  }
+  return buttons;
 }

@@ -6,7 +6,9 @@ import type { TranscriptEvent } from '../../../session/transcript';
 import type { ReviewFileView } from '../../../webview-protocol/session';
 import type { FeedSource } from '../../../view/viewFeed';
 import { ReadOnlyDocuments } from '../readOnlyDocuments';
+import type { FileTarget } from '../../checkpoints/checkpointStore';
 import { ContentCache } from './contentCache';
+import { applyTexts } from './restoreEdit';
 import type { Before, FileEventKind } from './contentCache';
 
 export const REVIEW_SCHEME = 'acp-review';
@@ -24,6 +26,13 @@ const MAX_KEPT = 200;
 export type ReviewSource = Pick<FeedSource, 'transcript' | 'session' | 'currentStatus' | 'onStatus'>;
 
 type Log = Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
+
+/** Told what each file held before the agent changed it, as the review learns it: the checkpoints record it (host/checkpoints). */
+export interface ChangeSink {
+  /** Whether `fsPath`'s earlier state is still wanted (the review may have it already, from an earlier turn). */
+  wants(fsPath: string): boolean;
+  record(fsPath: string, before: Before): void;
+}
 
 /**
  * Review of the agent's edits, whoever wrote them. Per turn it records the baseline of every
@@ -55,7 +64,10 @@ export class EditReviewer implements vscode.Disposable {
   /** The baselines shown on the left of review diffs. */
   private readonly documents = new ReadOnlyDocuments(REVIEW_SCHEME, MAX_KEPT);
 
-  constructor(private readonly log?: Log) {
+  constructor(
+    private readonly log?: Log,
+    private readonly sink: () => ChangeSink | undefined = () => undefined,
+  ) {
     this.cache = new ContentCache(undefined, () => this.recording);
     this.disposables.push(
       this.cache,
@@ -100,10 +112,10 @@ export class EditReviewer implements vscode.Disposable {
   /** Called by fs/write_text_file before it writes: the file's state now is its baseline. */
   async beforeWrite(file: string | vscode.Uri): Promise<void> {
     const uri = typeof file === 'string' ? vscode.Uri.file(path.normalize(file)) : file;
-    if (!ContentCache.reviewable(uri) || this.review.has(uri.fsPath)) return;
+    if (!ContentCache.reviewable(uri) || this.known(uri.fsPath)) return;
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (open) this.review.record(uri.fsPath, open.getText());
-    else await this.recordFromCacheOrDisk(uri);
+    if (open) this.baseline(uri.fsPath, open.getText(), true);
+    else await this.recordFromCacheOrDisk(uri, true);
     if (!this.recording) this.schedule(DEBOUNCE_MS);
   }
 
@@ -153,33 +165,30 @@ export class EditReviewer implements vscode.Disposable {
 
   private async restore(fsPath?: string): Promise<void> {
     const paths = fsPath === undefined ? this.published.map((f) => f.path) : [fsPath];
-    const edit = new vscode.WorkspaceEdit();
-    const toSave: vscode.TextDocument[] = [];
-    const restored = new Map<string, string | null>();
-    for (const p of paths) {
-      const baseline = this.baselineText(p);
-      const uri = vscode.Uri.file(p);
-      const current = await this.current(uri);
-      const meta = { label: `Undo the agent’s changes to ${path.basename(p)}`, needsConfirmation: false };
-      if (baseline === null) {
-        if (current !== null) edit.deleteFile(uri, { ignoreIfNotExists: true }, meta);
-      } else if (current === null) {
-        edit.createFile(uri, { contents: new TextEncoder().encode(baseline), ignoreIfExists: false }, meta);
-      } else {
-        const doc = await vscode.workspace.openTextDocument(uri);
-        edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), baseline, meta);
-        toSave.push(doc);
-      }
-      restored.set(p, baseline);
-    }
-    if (restored.size === 0) return;
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the undo (is a file read-only?)');
-    for (const [p, text] of restored) {
+    const targets = paths.map((p) => ({ path: p, text: this.baselineText(p) }));
+    if (targets.length === 0) return;
+    const label = fsPath === undefined ? 'Undo the agent’s changes' : `Undo the agent’s changes to ${path.basename(fsPath)}`;
+    await applyTexts(targets, label, (uri) => this.current(uri), this.log?.warn.bind(this.log));
+    for (const { path: p, text } of targets) {
       this.cache.set(p, text);
       this.review.forget(p);
     }
-    for (const doc of toSave) if (doc.isDirty && !(await doc.save())) this.log?.warn(`Undo restored ${doc.uri.fsPath} but saving it failed.`);
     await this.compute();
+  }
+
+  /**
+   * Puts files back as `targets` say (a checkpoint's restore) in one WorkspaceEdit, which VS Code's
+   * undo takes back; the cache learns their states at once, and the review list follows.
+   */
+  async putBack(targets: readonly FileTarget[], label: string): Promise<void> {
+    await applyTexts(targets, label, (uri) => this.current(uri), this.log?.warn.bind(this.log));
+    for (const { path: p, text } of targets) this.cache.set(p, text);
+    await this.compute();
+  }
+
+  /** A file's state now, as a restore compares it: its unsaved buffer, else its text on disk. */
+  state(fsPath: string): Promise<CurrentText | undefined> {
+    return this.current(vscode.Uri.file(fsPath));
   }
 
   dispose(): void {
@@ -222,7 +231,7 @@ export class EditReviewer implements vscode.Disposable {
       const diff = source.transcript.diffSource(event.index, contentIndex);
       if (!diff || !path.isAbsolute(diff.path)) return;
       const uri = vscode.Uri.file(path.normalize(diff.path));
-      if (!ContentCache.reviewable(uri) || this.review.has(uri.fsPath)) return;
+      if (!ContentCache.reviewable(uri) || this.known(uri.fsPath)) return;
       void this.recordFromCacheOrDisk(uri).then(() => {
         if (!this.recording) this.schedule(DEBOUNCE_MS);
       });
@@ -230,22 +239,29 @@ export class EditReviewer implements vscode.Disposable {
   }
 
   /** The cache answers synchronously (before the agent can write); a file it lacks is read now. */
-  private async recordFromCacheOrDisk(uri: vscode.Uri): Promise<void> {
+  private async recordFromCacheOrDisk(uri: vscode.Uri, agentWrite = false): Promise<void> {
     const cached = this.cache.before(uri.fsPath);
-    if (cached !== undefined) {
-      this.review.record(uri.fsPath, cached);
-      return;
-    }
-    const text = await this.cache.read(uri);
-    if (text === undefined) this.review.touch(uri.fsPath);
-    else this.review.record(uri.fsPath, text);
+    this.baseline(uri.fsPath, cached !== undefined ? cached : await this.cache.read(uri), agentWrite);
+  }
+
+  /** Whether both the review and the checkpoints have `fsPath`'s earlier state already. */
+  private known(fsPath: string): boolean {
+    return this.review.has(fsPath) && !this.sink()?.wants(fsPath);
+  }
+
+  /**
+   * `fsPath` held `before` before the agent changed it (undefined: unknown); returns whether the
+   * review recorded it now. The checkpoints take it in a turn, or from the agent's own write: a
+   * tool call replayed by a load between turns changes nothing.
+   */
+  private baseline(fsPath: string, before: Before, agentWrite = false): boolean {
+    if (this.recording || agentWrite) this.sink()?.record(fsPath, before);
+    return before === undefined ? this.review.touch(fsPath) : this.review.record(fsPath, before);
   }
 
   private onFileEvent(fsPath: string, kind: FileEventKind, before: Before): void {
     if (this.recording) {
-      if (before === undefined) {
-        if (this.review.touch(fsPath)) this.log?.info(`Review: ${fsPath} changed (${kind}) but its earlier state is unknown (binary, too large or never read): it is not listed.`);
-      } else this.review.record(fsPath, before);
+      if (this.baseline(fsPath, before) && before === undefined) this.log?.info(`Review: ${fsPath} changed (${kind}) but its earlier state is unknown (binary, too large or never read): it is not listed.`);
     }
     if (this.review.has(fsPath) && !this.inTurn) this.schedule(DEBOUNCE_MS);
   }
