@@ -81,6 +81,7 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
     addSelection: record('addSelection'),
     manageRememberedPermissions: record('manageRememberedPermissions'),
     manageWorkspaceConsent: record('manageWorkspaceConsent'),
+    registry: { browse: record('registry.browse') },
   } satisfies ActionHost;
   return { host, calls, failures, session };
 }
@@ -256,6 +257,7 @@ describe('palette commands', () => {
       ['acpHost.showAuditLog', 'audit.show()'],
       ['acpHost.exportAuditLog', 'audit.export()'],
       ['acpHost.manageWorkspaceConsent', 'manageWorkspaceConsent()'],
+      ['acpHost.browseAgents', 'registry.browse()'],
     ] as const) {
       const { host, calls } = fakeHost();
       await runCommand(host, id);

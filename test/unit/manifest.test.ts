@@ -67,6 +67,7 @@ describe('manifest', () => {
       commands.map((c) => c.command).sort(),
       [
         'acpHost.addSelection',
+        'acpHost.browseAgents',
         'acpHost.cancelTurn',
         'acpHost.chooseAgent',
         'acpHost.closeSession',

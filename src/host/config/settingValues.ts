@@ -28,6 +28,8 @@ export interface SettingValues {
   terminalOutputLimitMegabytes: number;
   /** fs/read_text_file refuses a file on disk larger than this. */
   readTextFileLimitMegabytes: number;
+  /** ACP: Browse Agents…'s index. Machine-scoped, and read from the user's settings only (host/registry/registry.ts): a workspace must not decide what gets downloaded and run. */
+  registryUrl: string;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -44,6 +46,7 @@ export const SETTING_DEFAULTS: Readonly<SettingValues> = {
   autoApprove: {},
   terminalOutputLimitMegabytes: 1,
   readTextFileLimitMegabytes: 10,
+  registryUrl: 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json',
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
@@ -63,6 +66,7 @@ const PARSERS: { [K in SettingKey]: (raw: unknown) => SettingValues[K] | undefin
   autoApprove: (raw) => (raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined),
   terminalOutputLimitMegabytes: atLeastOne,
   readTextFileLimitMegabytes: atLeastOne,
+  registryUrl: (raw) => (typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined),
 };
 
 /** The manifest's `minimum: 1`, which VS Code does not enforce: 0 would time out every start, drop every message, keep no output or refuse every file. */

@@ -80,6 +80,8 @@ export interface ActionHost extends RunnerHost<ShownSession> {
   manageRememberedPermissions(): Promise<void>;
   /** Lists this workspace's consent decisions and revokes the one picked. */
   manageWorkspaceConsent(): Promise<void>;
+  /** ACP: Browse Agents… (host/registry/). */
+  readonly registry: { browse(): Promise<void> };
 }
 
 type HostAction<I> = Action<ActionHost, ShownSession, I>;
@@ -178,6 +180,7 @@ const COMMANDS = {
   'acpHost.manageRememberedPermissions': { run: ({ host }) => host.manageRememberedPermissions() },
   'acpHost.showAuditLog': { run: ({ host }) => host.audit.show() },
   'acpHost.exportAuditLog': { run: ({ host }) => host.audit.export() },
+  'acpHost.browseAgents': { run: ({ host }) => host.registry.browse() },
 } satisfies Record<`acpHost.${string}`, PanelIntent | HostAction<void>>;
 
 export type CommandId = keyof typeof COMMANDS;
