@@ -113,6 +113,15 @@ describe('manifest', () => {
     assert.equal(props['acpHost.defaultAgent'].type, 'string');
   });
 
+  test('the registry: its URL only from the user’s or the machine’s settings, ACP: Browse Agents… in the panel’s menu', () => {
+    const setting = manifest.contributes.configuration.properties['acpHost.registryUrl'];
+    assert.equal(setting.scope, 'machine', 'a workspace cannot redirect what gets downloaded and run');
+    assert.match(setting.default, /^https:\/\/cdn\.agentclientprotocol\.com\/registry\/v1\/latest\/registry\.json$/);
+    const menus = manifest.contributes.menus as Record<string, { command: string; when?: string }[]>;
+    assert.deepEqual(menus['view/title'].filter((m) => m.command === 'acpHost.browseAgents').map((m) => m.when), ['view == acpHost.agentView']);
+    assert.ok(manifest.dependencies.tar && manifest.dependencies.yauzl, 'what the extension unpacks archives with ships in its bundle');
+  });
+
   test('@types/vscode is not newer than engines.vscode (vsce refuses that)', () => {
     const types = manifest.devDependencies['@types/vscode'];
     assert.match(types, /^\d/, 'pinned');

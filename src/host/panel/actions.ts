@@ -49,8 +49,8 @@ export interface Workbench {
   openWebPage(url: string): Promise<void>;
   /** Tells the user something done, briefly (the status bar). */
   inform(message: string): void;
-  /** ACP: Choose Agent…'s picker: the name picked, or undefined when dismissed. */
-  pickAgent(choices: readonly { name: string; commandLine: string; note?: string }[], current: string): Promise<string | undefined>;
+  /** ACP: Choose Agent…'s picker: the name picked, its last row "Browse the ACP Registry…", or undefined when dismissed. */
+  pickAgent(choices: readonly { name: string; commandLine: string; note?: string }[], current: string): Promise<string | typeof BROWSE_REGISTRY | undefined>;
   setFollow(enabled: boolean): Thenable<void>;
   showLog(): void;
   showTrace(agentName: string): Thenable<unknown>;
@@ -59,6 +59,9 @@ export interface Workbench {
   forgetSecrets(): Promise<void>;
   failed(what: string, error: Error, tellUser: boolean): void;
 }
+
+/** The agent picker's answer for its row that opens ACP: Browse Agents… (a symbol: no agent's name). */
+export const BROWSE_REGISTRY = Symbol('browse the ACP Registry');
 
 /** What the actions act on: the extension's host (src/host/agentHost.ts). */
 export interface ActionHost extends RunnerHost<ShownSession> {
@@ -161,7 +164,8 @@ const COMMANDS = {
   'acpHost.chooseAgent': {
     run: async ({ host, session }) => {
       const name = await host.workbench.pickAgent(host.agentChoices(), session.currentStatus.agentName);
-      if (name) await host.chooseAgent(name);
+      if (name === BROWSE_REGISTRY) await host.registry.browse();
+      else if (name) await host.chooseAgent(name);
     },
   },
   'acpHost.newSession': { type: 'newSession' },
