@@ -15,6 +15,8 @@ for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@v
 
 await Promise.all([
   build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),
+  // Unpacking agents' archives (tar, yauzl): loaded only when ACP: Browse Agents… installs a binary (runtime/registry/install.ts).
+  build({ ...common, entryPoints: ['src/runtime/registry/archive.ts'], outfile: 'dist/archive.js', platform: 'node', format: 'cjs', target: 'node20' }),
   build({ ...common, entryPoints: ['src/demo-agent/main.ts'], outfile: 'dist/demo-agent.js', platform: 'node', format: 'cjs', target: 'node20' }),
   build({ ...common, entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js', platform: 'browser', format: 'iife', target: 'es2022' }),
 ]);

@@ -4,7 +4,6 @@
 // behind. No `vscode`: the host gives the folder, the progress and the signal.
 import { chmod, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { archiveKind, unpack } from './archive';
 import { binaryLaunch, chooseDistribution, insideFolder, packageLaunch } from './distribution';
 import type { RegistryLaunch } from './distribution';
 import { checkSha256, downloadFile } from './download';
@@ -27,11 +26,21 @@ function record(agent: RegistryAgent, launch: RegistryLaunch, dir?: string): Ins
   return { id: agent.id, name: agent.name, version: agent.version, ...launch, ...(dir ? { dir } : {}) };
 }
 
+/**
+ * archive.ts with tar and yauzl, loaded when a binary is installed: the build bundles it apart
+ * (dist/archive.js, beside dist/extension.js; out/…/archive.js under tsc), so the extension's own
+ * bundle, loaded at every activation, does not carry them.
+ */
+function archives(): typeof import('./archive') {
+  return require(path.join(__dirname, 'archive.js')) as typeof import('./archive');
+}
+
 export async function installAgent(agent: RegistryAgent, options: InstallOptions): Promise<InstalledAgent> {
   const distribution = chooseDistribution(agent, options.platform);
   if (!distribution) throw new Error(`${agent.name} has no distribution for ${options.platform ?? 'this platform'}.`);
   if (distribution.kind !== 'binary') return record(agent, packageLaunch(distribution.kind, distribution.pkg, agent.version, options.nodePlatform));
   const { target } = distribution;
+  const { archiveKind, unpack } = archives();
   const kind = archiveKind(target.archive);
   const agentDir = path.join(options.root, agent.id);
   const final = path.join(agentDir, agent.version);
