@@ -58,6 +58,7 @@ suite('ACP Registry', function () {
       agents: [
         { id: 'fake-registry', name: NAME, version, description: 'A scripted agent', authors: ['Tests'], license: 'MIT', distribution: { binary: binary(`agent-${version}.tar.gz`, sha256(data)) } },
         { id: 'bad-sum', name: 'Bad Checksum Agent', version: '1.0.0', description: 'Its archive is not what the index says', distribution: { binary: binary(`agent-${version}.tar.gz`, 'f'.repeat(64)) } },
+        { id: 'npx-agent', name: 'Npx Agent', version: '3.1.0', description: 'Runs with npx', distribution: { npx: { package: '@acme/npx-agent', args: ['--acp'], env: { NPX_AGENT: '1' } } } },
         { id: 'broken' },
       ],
       extensions: [],
@@ -106,7 +107,7 @@ suite('ACP Registry', function () {
     assert.strictEqual(picks.length, 0);
     const listed = shown.at(-1)!;
     assert.strictEqual(listed.title, 'ACP Registry');
-    assert.deepStrictEqual(listed.items.map((i) => i.row?.id), ['bad-sum', 'fake-registry'], 'the broken entry is skipped, the rest listed');
+    assert.deepStrictEqual(listed.items.map((i) => i.row?.id), ['bad-sum', 'fake-registry', 'npx-agent'], 'the broken entry is skipped, the rest listed');
     const item = listed.items.find((i) => i.row?.id === 'fake-registry')!;
     assert.strictEqual(item.description, 'v1.0.0 · MIT');
     assert.strictEqual(item.detail, 'A scripted agent — by Tests — downloads its binary');
@@ -155,6 +156,21 @@ suite('ACP Registry', function () {
     await controller.prompt('version?');
     await until('its answer', () => find(controller, 'agent').at(-1)?.text === 'registry-agent 2.0.0' || undefined);
     await closeSessionsAndAgents();
+  });
+
+  test('an npx agent: its pinned command line, the index’s env, started outside the workspace', async () => {
+    await browse(row('npx-agent'));
+    const { host } = await api();
+    const choice = host.agentChoices().find((a) => a.name === 'Npx Agent');
+    assert.ok(choice, 'in the agent picker');
+    assert.strictEqual(choice.commandLine, 'npx -y @acme/npx-agent@3.1.0 --acp');
+    const spec = await choice.launch();
+    assert.deepStrictEqual([spec.command, ...spec.args], ['npx', '-y', '@acme/npx-agent@3.1.0', '--acp']);
+    assert.strictEqual(spec.env.NPX_AGENT, '1');
+    const workspace = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    assert.ok(path.relative(workspace, spec.cwd).startsWith('..'), `npx does not start in the workspace (${spec.cwd})`);
+    await browse(row('npx-agent'), action(/^Uninstall$/));
+    assert.ok(!host.agentChoices().some((a) => a.name === 'Npx Agent'));
   });
 
   test('offline: the last good index is shown, and the list says so', async () => {
