@@ -17,6 +17,8 @@ await Promise.all([
   // The extension (dist/main.js), and the entry VS Code loads (dist/extension.js), which loads it through V8's code cache (src/boot/).
   build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/main.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),
   build({ ...common, entryPoints: ['src/boot/loader.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20' }),
+  // Unpacking agents' archives (tar, yauzl): loaded only when ACP: Browse Agents… installs a binary (runtime/registry/install.ts).
+  build({ ...common, entryPoints: ['src/runtime/registry/archive.ts'], outfile: 'dist/archive.js', platform: 'node', format: 'cjs', target: 'node20' }),
   build({ ...common, entryPoints: ['src/demo-agent/main.ts'], outfile: 'dist/demo-agent.js', platform: 'node', format: 'cjs', target: 'node20' }),
   build({ ...common, entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js', platform: 'browser', format: 'iife', target: 'es2022' }),
 ]);

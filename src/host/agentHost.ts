@@ -35,6 +35,7 @@ import type { Tab } from '../session/sessionTabs';
 import type { StatusView } from '../webview-protocol/messages';
 import type { FeedSource } from '../view/viewFeed';
 import { statusView } from '../view/projection';
+import { Registry } from './registry/registry';
 
 /**
  * The extension's long-lived state: logs, the view, and the open sessions (SessionTabs), one of
@@ -75,9 +76,12 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   private current!: AgentSession;
   /** The workspace's audit log: what agents wrote, ran, read and asked, and who decided. */
   readonly audit: WorkspaceAudit;
+  /** Agents from the ACP Registry: installed ones join the picker; ACP: Browse Agents… (public: tests answer its pickers). */
+  readonly registry: Registry;
 
   constructor(private readonly extension: vscode.ExtensionContext) {
-    this.config = this.disposables.add(new AgentConfig(extension.extensionPath, extension.globalState, (m) => this.logs.channel.info(m), extension.globalStorageUri.fsPath));
+    this.registry = this.disposables.add(new Registry(extension, { log: this.logs.channel, chooseAgent: (name) => this.chooseAgent(name) }));
+    this.config = this.disposables.add(new AgentConfig(extension.extensionPath, extension.globalState, (m) => this.logs.channel.info(m), extension.globalStorageUri.fsPath, this.registry.installed));
     // Any agent's secret is masked in any event: the log is the workspace's, not one agent's.
     this.audit = this.disposables.add(new WorkspaceAudit(extension.storageUri, (_agent, text) => this.logs.secrets.scrub(text), (m) => this.logs.channel.warn(m)));
     this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m), (name) => this.config.ownIdentity(name));
@@ -121,6 +125,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     const settings = this.disposables.add(new SettingChanges());
     // The panel's agent picker lists what is configured now.
     this.disposables.add(settings.onDidChange('agents', () => this.view.attach(this.feedSource(this.current))));
+    this.disposables.add(this.registry.installed.onDidChange(() => this.view.attach(this.feedSource(this.current))));
     this.disposables.add(this.config.consent.onDidChange(() => this.view.attach(this.feedSource(this.current))));
     this.disposables.add(
       settings.onDidChange('followAgent', (follow) => {

@@ -9,7 +9,9 @@ export type AgentOrigin =
   /** The user's own settings. */
   | { kind: 'user' }
   /** A workspace's settings (honoured only after the user's consent), by workspace. */
-  | { kind: 'workspace'; workspace: string };
+  | { kind: 'workspace'; workspace: string }
+  /** Installed by the user from the ACP Registry, by its id (the same across its updates, as a preset's across versions). */
+  | { kind: 'registry'; id: string };
 
 /**
  * What a definition launches, as a string. A built-in agent is "builtin" whatever it runs, so
@@ -26,6 +28,8 @@ export function launchIdentity(origin: AgentOrigin, command: string, args: reado
       return JSON.stringify(['command', command, ...args]);
     case 'workspace':
       return JSON.stringify(['workspace', origin.workspace, command, ...args]);
+    case 'registry':
+      return JSON.stringify(['registry', origin.id]);
   }
 }
 

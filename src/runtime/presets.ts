@@ -26,7 +26,7 @@ export interface AgentPreset {
 }
 
 /** The `npx` launcher is `npx.cmd` on Windows (spawned through a shell by AgentProcess). */
-function npx(platform: NodeJS.Platform): string {
+export function npx(platform: NodeJS.Platform): string {
   return platform === 'win32' ? 'npx.cmd' : 'npx';
 }
 

@@ -275,6 +275,8 @@ async function stopGroup(pgid, exited, graceMs = 3000) {
  *                            are relative to it), and the copy's file is opened
  *   vsix                     VSIX file(s) to install (--install-extension --force) before starting
  *   userSettings             merged over DEFAULT_SETTINGS into the user settings.json
+ *   machineSettings          the machine's settings.json (code-server's "Remote" settings: where
+ *                            machine-scoped settings such as acpHost.registryUrl are read)
  *   extensionDevelopmentPath dir (or array) loaded as development extension(s); defaults to the
  *                            empty test/host/harness when only extensionTestsPath is given
  *   extensionTestsPath       module whose run() the extension host executes (mocha loader)
@@ -331,6 +333,10 @@ async function openWorkbench(opts = {}) {
     fs.writeFileSync(path.join(stateDir, 'config.yaml'), '');
     fs.writeFileSync(path.join(stateDir, 'user-data', 'User', 'settings.json'),
       JSON.stringify({ ...DEFAULT_SETTINGS, ...(opts.userSettings || {}) }, null, 2));
+    if (opts.machineSettings) {
+      fs.mkdirSync(path.join(stateDir, 'user-data', 'Machine'), { recursive: true });
+      fs.writeFileSync(path.join(stateDir, 'user-data', 'Machine', 'settings.json'), JSON.stringify(opts.machineSettings, null, 2));
+    }
     const logs = {
       codeServer: path.join(stateDir, 'code-server.log'),
       automation: path.join(stateDir, 'automation.log'),

@@ -2,7 +2,7 @@
 // fake sessions record what each intent and command did, in which order, and what was reported.
 import test, { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { COMMAND_IDS, dispatchIntent, runCommand } from '../../src/host/panel/actions';
+import { BROWSE_REGISTRY, COMMAND_IDS, dispatchIntent, runCommand } from '../../src/host/panel/actions';
 import type { ActionHost, CommandId, PanelIntent, ShownSession, Workbench } from '../../src/host/panel/actions';
 import { runAction } from '../../src/host/panel/actionRunner';
 import type { RunnerHost } from '../../src/host/panel/actionRunner';
@@ -11,7 +11,7 @@ import type { Entry } from '../../src/session/model';
 type Phase = ShownSession['currentStatus']['phase'];
 
 /** Every call on the host, its workbench and its sessions, as "name(args)" lines in order. */
-function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?: string; fail?: string; urls?: Record<string, { state: string; url: string }>; entries?: Entry[]; waiting?: string; fork?: boolean; declined?: boolean } = {}) {
+function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?: string | typeof BROWSE_REGISTRY; fail?: string; urls?: Record<string, { state: string; url: string }>; entries?: Entry[]; waiting?: string; fork?: boolean; declined?: boolean } = {}) {
   const calls: string[] = [];
   const failures: { what: string; message: string; tellUser: boolean }[] = [];
   const record =
@@ -100,6 +100,7 @@ function fakeHost(options: { phase?: Phase; start?: () => Promise<void>; picked?
       checkpointAt: (_s: unknown, index: number) => (index === 0 ? 7 : assert.fail('only entry 0 has a checkpoint')),
       restore: async (id: number, prompt: string) => (calls.push(`checkpoints.restore(${id}, ${JSON.stringify(prompt)})`), !options.declined),
     },
+    registry: { browse: record('registry.browse') },
   } satisfies ActionHost;
   return { host, calls, failures, session };
 }
@@ -295,6 +296,7 @@ describe('palette commands', () => {
       ['acpHost.showAuditLog', 'audit.show()'],
       ['acpHost.exportAuditLog', 'audit.export()'],
       ['acpHost.manageWorkspaceConsent', 'manageWorkspaceConsent()'],
+      ['acpHost.browseAgents', 'registry.browse()'],
     ] as const) {
       const { host, calls } = fakeHost();
       await runCommand(host, id);
@@ -320,6 +322,12 @@ describe('palette commands', () => {
     const dismissed = fakeHost();
     await runCommand(dismissed.host, 'acpHost.chooseAgent');
     assert.deepEqual(dismissed.calls, ['pickAgent(Demo agent,Other; shown-agent)']);
+  });
+
+  test('Choose Agent…’s last row opens the ACP Registry (ACP: Browse Agents…)', async () => {
+    const browse = fakeHost({ picked: BROWSE_REGISTRY });
+    await runCommand(browse.host, 'acpHost.chooseAgent');
+    assert.deepEqual(browse.calls, ['pickAgent(Demo agent,Other; shown-agent)', 'registry.browse()']);
   });
 
   test('a failed command is shown, even when the panel’s same action would only log it', async () => {

@@ -70,6 +70,7 @@ describe('manifest', () => {
         'acpHost.acceptPermission',
         'acpHost.addReviewComment',
         'acpHost.addSelection',
+        'acpHost.browseAgents',
         'acpHost.cancelTurn',
         'acpHost.chooseAgent',
         'acpHost.closeSession',
@@ -157,6 +158,15 @@ describe('manifest', () => {
     assert.equal(props['acpHost.defaultAgent'].type, 'string');
   });
 
+  test('the registry: its URL only from the user’s or the machine’s settings, ACP: Browse Agents… in the panel’s menu', () => {
+    const setting = manifest.contributes.configuration.properties['acpHost.registryUrl'];
+    assert.equal(setting.scope, 'machine', 'a workspace cannot redirect what gets downloaded and run');
+    assert.match(setting.default, /^https:\/\/cdn\.agentclientprotocol\.com\/registry\/v1\/latest\/registry\.json$/);
+    const menus = manifest.contributes.menus as Record<string, { command: string; when?: string }[]>;
+    assert.deepEqual(menus['view/title'].filter((m) => m.command === 'acpHost.browseAgents').map((m) => m.when), ['view == acpHost.agentView']);
+    assert.ok(manifest.dependencies.tar && manifest.dependencies.yauzl, 'what the extension unpacks archives with ships in its bundle');
+  });
+
   test('@types/vscode is not newer than engines.vscode (vsce refuses that)', () => {
     const types = manifest.devDependencies['@types/vscode'];
     assert.match(types, /^\d/, 'pinned');
@@ -171,7 +181,7 @@ describe('packaged VSIX', () => {
     assert.ok(existsSync(vsix), 'acp-host.vsix is missing: run `npm run package` (npm test does)');
     const files = (await vsixEntries(vsix)).filter((f) => f.startsWith('extension/')).map((f) => f.slice('extension/'.length));
     t.diagnostic(`VSIX files: ${files.join(', ')}`);
-    for (const required of ['package.json', 'dist/extension.js', 'dist/main.js', 'dist/demo-agent.js', 'media/webview.js', 'media/webview.css', 'media/icon.svg']) {
+    for (const required of ['package.json', 'dist/extension.js', 'dist/main.js', 'dist/demo-agent.js', 'dist/archive.js', 'media/webview.js', 'media/webview.css', 'media/icon.svg']) {
       assert.ok(files.includes(required), `${required} is in the VSIX`);
     }
     const forbidden = files.filter((f) => /^(src|test|out|node_modules|scripts|\.ci)\//.test(f) || /\.(ts|map)$/.test(f));

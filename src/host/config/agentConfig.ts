@@ -11,6 +11,7 @@ import type { McpServer } from '../../protocol';
 import { buildMcpServers, parseMcpServerSettings } from '../../runtime/mcpServers';
 import type { McpServerSetting } from '../../runtime/mcpServers';
 import { npxDirectory } from '../../runtime/npxDirectory';
+import type { InstalledAgent } from '../../runtime/registry/installed';
 import { agentPresets, commandLine, notFoundHint } from '../../runtime/presets';
 import type { AgentPreset } from '../../runtime/presets';
 import { parseAgentSettings } from './agentSettings';
@@ -88,6 +89,30 @@ function presetAgent(preset: AgentPreset, baseEnv: () => Promise<Env>, storageRo
   };
 }
 
+const REGISTRY_HINTS = {
+  binary: 'Install it again with ACP: Browse Agents….',
+  npx: 'It runs with npx: install Node.js 22+ (https://nodejs.org).',
+  uvx: 'It runs with uvx: install uv (https://docs.astral.sh/uv/).',
+} as const;
+
+/**
+ * An agent the user installed from the ACP Registry (host/registry/): exactly the command line
+ * recorded at install. npx and uvx start outside the workspace, as npx presets do (npxDirectory.ts:
+ * a cloned folder's .npmrc or uv.toml must not decide what they fetch).
+ */
+function registryAgent(installed: InstalledAgent, baseEnv: () => Promise<Env>, storageRoot: string): AgentChoice {
+  const agent = configuredAgent({ name: installed.name, command: installed.command, args: installed.args, env: installed.env }, { kind: 'registry', id: installed.id }, baseEnv);
+  return {
+    ...agent,
+    note: `from the ACP Registry, ${installed.version}`,
+    notFoundHint: REGISTRY_HINTS[installed.kind],
+    launch: async () => {
+      const spec = await agent.launch();
+      return installed.kind === 'binary' ? spec : { ...spec, cwd: npxDirectory(storageRoot) };
+    },
+  };
+}
+
 /** Why a workspace's agent may not launch. */
 const REFUSED = {
   pending: 'waits for your consent: start it from the panel or with ACP: Start Agent to be asked',
@@ -109,19 +134,20 @@ export class AgentConfig implements vscode.Disposable {
   /** The user's consent to the workspace's values. Public: integration tests replace its prompter and picker. */
   readonly consent: WorkspaceConsent;
 
-  /** `storageRoot`: the extension's global storage, where npx presets run (npxDirectory.ts). */
+  /** `storageRoot`: the extension's global storage, where npx presets run (npxDirectory.ts); `installed`: the agents installed from the ACP Registry. */
   constructor(
     private readonly extensionPath: string,
     state: vscode.Memento,
     log: (message: string) => void,
     private readonly storageRoot: string,
+    private readonly installed: { list(): readonly InstalledAgent[] },
   ) {
     this.consent = new WorkspaceConsent(state, log);
   }
 
   /**
-   * The demo agent, the presets, then the agents of the user's settings (a preset's name
-   * replaces that preset in place), then the workspace's: an allowed one as defined (in place of
+   * The demo agent, the presets, the agents installed from the ACP Registry, then the agents of
+   * the user's settings (each replaces an agent of its name in place), then the workspace's: an allowed one as defined (in place of
    * the one of its name); one not decided yet only under a new name, and it asks before it
    * launches. Invalid entries are reported, not fatal.
    */
@@ -141,6 +167,8 @@ export class AgentConfig implements vscode.Disposable {
       if (at === -1) agents.push(agent);
       else agents[at] = agent;
     };
+    // Not in place of the demo agent: the default agent and its tests stay what they are.
+    for (const installed of this.installed.list().filter((a) => a.name !== DEMO_AGENT_NAME)) place(registryAgent(installed, this.baseEnv, this.storageRoot));
     for (const entry of read.user) place(configuredAgent(entry, { kind: 'user' }, this.baseEnv));
     for (const proposal of read.proposals) {
       const status = this.consent.status(proposal);

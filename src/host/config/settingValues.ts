@@ -34,6 +34,8 @@ export interface SettingValues {
   'notify.turnEnds': boolean;
   /** What the workspace's checkpoints keep of file contents, together; the oldest go first past it. */
   'checkpoints.maxMegabytes': number;
+  /** ACP: Browse Agents…'s index. Machine-scoped, and read from the user's settings only (host/registry/registry.ts): a workspace must not decide what gets downloaded and run. */
+  registryUrl: string;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -53,6 +55,7 @@ export const SETTING_DEFAULTS: Readonly<SettingValues> = {
   'notify.waits': true,
   'notify.turnEnds': false,
   'checkpoints.maxMegabytes': 50,
+  registryUrl: 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json',
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
@@ -75,6 +78,7 @@ const PARSERS: { [K in SettingKey]: (raw: unknown) => SettingValues[K] | undefin
   'notify.waits': (raw) => (typeof raw === 'boolean' ? raw : undefined),
   'notify.turnEnds': (raw) => (typeof raw === 'boolean' ? raw : undefined),
   'checkpoints.maxMegabytes': atLeastOne,
+  registryUrl: (raw) => (typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined),
 };
 
 /** The manifest's `minimum: 1`, which VS Code does not enforce: 0 would time out every start, drop every message, keep no output or refuse every file. */

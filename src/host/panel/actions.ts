@@ -59,8 +59,8 @@ export interface Workbench {
   openWebPage(url: string): Promise<void>;
   /** Tells the user something done, briefly (the status bar). */
   inform(message: string): void;
-  /** ACP: Choose Agent…'s picker: the name picked, or undefined when dismissed. */
-  pickAgent(choices: readonly { name: string; commandLine: string; note?: string }[], current: string): Promise<string | undefined>;
+  /** ACP: Choose Agent…'s picker: the name picked, its last row "Browse the ACP Registry…", or undefined when dismissed. */
+  pickAgent(choices: readonly { name: string; commandLine: string; note?: string }[], current: string): Promise<string | typeof BROWSE_REGISTRY | undefined>;
   setFollow(enabled: boolean): Thenable<void>;
   showLog(): void;
   showTrace(agentName: string): Thenable<unknown>;
@@ -75,6 +75,9 @@ export interface Workbench {
   openMarkdown(text: string): Promise<void>;
   failed(what: string, error: Error, tellUser: boolean): void;
 }
+
+/** The agent picker's answer for its row that opens ACP: Browse Agents… (a symbol: no agent's name). */
+export const BROWSE_REGISTRY = Symbol('browse the ACP Registry');
 
 /** What the actions act on: the extension's host (src/host/agentHost.ts). */
 export interface ActionHost extends RunnerHost<ShownSession> {
@@ -102,6 +105,8 @@ export interface ActionHost extends RunnerHost<ShownSession> {
   manageRememberedPermissions(): Promise<void>;
   /** Lists this workspace's consent decisions and revokes the one picked. */
   manageWorkspaceConsent(): Promise<void>;
+  /** ACP: Browse Agents… (host/registry/). */
+  readonly registry: { browse(): Promise<void> };
 }
 
 type HostAction<I> = Action<ActionHost, ShownSession, I>;
@@ -220,7 +225,8 @@ const COMMANDS = {
   'acpHost.chooseAgent': {
     run: async ({ host, session }) => {
       const name = await host.workbench.pickAgent(host.agentChoices(), session.currentStatus.agentName);
-      if (name) await host.chooseAgent(name);
+      if (name === BROWSE_REGISTRY) await host.registry.browse();
+      else if (name) await host.chooseAgent(name);
     },
   },
   'acpHost.newSession': { type: 'newSession' },
@@ -258,6 +264,7 @@ const COMMANDS = {
   'acpHost.nextSession': stepSession(1),
   'acpHost.previousSession': stepSession(-1),
   'acpHost.restoreCheckpoint': { run: ({ host, session }) => host.checkpoints.pick(session) },
+  'acpHost.browseAgents': { run: ({ host }) => host.registry.browse() },
 } satisfies Record<`acpHost.${string}`, PanelIntent | HostAction<void>>;
 
 export type CommandId = keyof typeof COMMANDS;

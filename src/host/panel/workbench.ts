@@ -6,6 +6,7 @@ import { DiffDocuments } from '../editor/diffDocuments';
 import { openLink, openLocation, openWebPage } from '../editor/openers';
 import { ReadOnlyDocuments } from '../editor/readOnlyDocuments';
 import type { Logs } from '../trace/logs';
+import { BROWSE_REGISTRY } from './actions';
 import type { Workbench } from './actions';
 
 /** The VS Code UI the actions open: editors, the agent picker, the log and the trace, messages. */
@@ -43,14 +44,15 @@ export class VsCodeWorkbench implements Workbench, vscode.Disposable {
   }
 
   /** Every agent with its command line (and where it comes from, when that is the workspace's settings). */
-  async pickAgent(choices: readonly { name: string; commandLine: string; note?: string }[], current: string): Promise<string | undefined> {
-    const items = choices.map((agent) => ({
+  async pickAgent(choices: readonly { name: string; commandLine: string; note?: string }[], current: string): Promise<string | typeof BROWSE_REGISTRY | undefined> {
+    const items: (vscode.QuickPickItem & { browse?: true })[] = choices.map((agent) => ({
       label: agent.name,
       description: [agent.name === current ? 'current' : undefined, agent.note].filter(Boolean).join(' · ') || undefined,
       detail: agent.commandLine,
     }));
+    items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: '$(extensions) Browse the ACP Registry…', detail: 'Install more agents (ACP: Browse Agents…)', browse: true });
     const picked = await vscode.window.showQuickPick(items, { title: 'Choose Agent', placeHolder: 'The agent the panel runs', matchOnDetail: true });
-    return picked?.label;
+    return picked?.browse ? BROWSE_REGISTRY : picked?.label;
   }
 
   setFollow(enabled: boolean): Thenable<void> {
