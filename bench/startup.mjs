@@ -38,8 +38,8 @@ function hostActivations() {
 
 function shipped() {
   const css = (dir) => readdirSync(join(REPO, dir)).filter((f) => f.endsWith('.css')).map((f) => `${dir}/${f}`);
-  return ['dist/extension.js', 'dist/main.js', 'dist/demo-agent.js', 'media/webview.js', ...css('media'), ...css('media/codicons'), 'media/codicons/codicon.ttf']
-    .filter((file) => existsSync(join(REPO, file)));
+  const bundles = readdirSync(join(REPO, 'dist')).filter((f) => f.endsWith('.js')).map((f) => `dist/${f}`);
+  return [...bundles, 'media/webview.js', ...css('media'), ...css('media/codicons'), 'media/codicons/codicon.ttf'].filter((file) => existsSync(join(REPO, file)));
 }
 
 export async function startup() {

@@ -15,6 +15,7 @@ import { COMMAND_IDS, dispatchIntent, runCommand } from './panel/actions';
 import type { ActionHost, PanelIntent, ShownSession } from './panel/actions';
 import { AgentViewProvider } from './panel/agentView';
 import { AttentionWatcher } from './panel/attention';
+import { panelFeed } from './panel/panelFeed';
 import { VsCodeWorkbench } from './panel/workbench';
 import { AgentSecrets } from './auth/authPorts';
 import { SignOutContext } from './auth/signOutContext';
@@ -30,11 +31,9 @@ import { Checkpoints } from './checkpoints/checkpoints';
 import { pickFromHistory } from './sessions/sessionHistory';
 import type { HistoryEntry } from './sessions/sessionHistory';
 import { SessionStore } from './sessions/sessionStore';
-import { SessionTabs } from '../session/sessionTabs';
+import { SessionTabs, isUnused } from '../session/sessionTabs';
 import type { Tab } from '../session/sessionTabs';
-import type { StatusView } from '../webview-protocol/messages';
 import type { FeedSource } from '../view/viewFeed';
-import { statusView } from '../view/projection';
 import { Registry } from './registry/registry';
 
 /**
@@ -181,23 +180,9 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     return this.current;
   }
 
-  /**
-   * The shown session as the panel sees it: its status carries the agents to pick from and the
-   * open sessions (host knowledge, not the controller's), and changes with either.
-   */
+  /** The shown session as the panel sees it (panel/panelFeed.ts), with the agents configured now. */
   private feedSource(controller: AgentSession): FeedSource {
-    const agents = this.config.agents(() => undefined).map((a) => a.name);
-    const key = this.tabs.all.find((t) => t.controller === controller)?.key;
-    const status = (): StatusView => statusView(controller.currentStatus, { agents, sessions: this.attention.sessions(), sessionKey: key });
-    return {
-      transcript: controller.transcript,
-      session: controller.session,
-      get currentStatus() {
-        return status();
-      },
-      onStatus: (listener) =>
-        vscode.Disposable.from(this.tabs.onChange(() => listener(status())), controller.onStatus(() => listener(status())), this.attention.onDidChange(() => listener(status()))),
-    };
+    return panelFeed(controller, this.config.agents(() => undefined).map((a) => a.name), this.tabs, this.attention);
   }
 
   /** The agents to pick from, in the picker's order, with their command lines. */
@@ -358,9 +343,4 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   dispose(): void {
     this.disposables.dispose();
   }
-}
-
-/** A session nothing was said in yet: replacing it loses nothing. */
-function isUnused(controller: AgentSession): boolean {
-  return controller.transcript.entries.length === 0 && controller.session.view.queue.length === 0;
 }

@@ -215,3 +215,8 @@ export class SessionTabs {
     await Promise.all([...this.runtimes.values()].map((r) => r.stop()));
   }
 }
+
+/** A session nothing was said in yet: replacing it (another agent, a session from the history) loses nothing. */
+export function isUnused(controller: AgentSession): boolean {
+  return controller.transcript.entries.length === 0 && controller.session.view.queue.length === 0;
+}

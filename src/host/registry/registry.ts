@@ -1,8 +1,8 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseSetting } from '../config/settingValues';
 import { InstalledAgents } from './installedAgents';
-import { RegistryBrowser } from './registryBrowser';
-import type { BrowserHost } from './registryBrowser';
+import type { BrowserHost, RegistryBrowser } from './registryBrowser';
 
 /**
  * acpHost.registryUrl as the user set it: machine-scoped in the manifest, and read here from the
@@ -27,9 +27,16 @@ export class Registry implements vscode.Disposable {
     this.installed = new InstalledAgents(context.globalState, (m) => host.log.warn(m));
   }
 
-  /** Public: the integration tests answer its pickers. */
+  /**
+   * Public: the integration tests answer its pickers. Its code (the index's schemas, download,
+   * install) is bundled apart (dist/registryBrowser.js, beside dist/main.js; out/…/registryBrowser.js
+   * under tsc) and loaded here, the first time the user browses: activation does not carry it.
+   */
   get browser(): RegistryBrowser {
-    this.browserInstance ??= new RegistryBrowser({ ...this.host, installed: this.installed, storageRoot: this.context.globalStorageUri.fsPath, registryUrl });
+    if (!this.browserInstance) {
+      const { RegistryBrowser } = require(path.join(__dirname, 'registryBrowser.js')) as typeof import('./registryBrowser');
+      this.browserInstance = new RegistryBrowser({ ...this.host, installed: this.installed, storageRoot: this.context.globalStorageUri.fsPath, registryUrl });
+    }
     return this.browserInstance;
   }
 
