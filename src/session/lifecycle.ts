@@ -252,7 +252,9 @@ export class SessionLifecycle {
       session.reset();
     }
     try {
-      return { result: await this.runtime.reopen(running, this.s.endpoint, sessionId, how, this.s.roots), how };
+      const result = await this.runtime.reopen(running, this.s.endpoint, sessionId, how, this.s.roots);
+      if (shown) transcript.carryCheckpoints(shown);
+      return { result, how };
     } catch (error) {
       if (shown) transcript.restore(shown);
       if (isAuthRequired(error)) throw error;

@@ -197,6 +197,30 @@ export class Transcript {
     this.emit({ type: 'reset' });
   }
 
+  /**
+   * After session/load replayed the conversation over what was `saved` (a window reload): each
+   * replayed message of the user takes the checkpoint its saved copy had, so Restore checkpoint
+   * and Edit survive the reload with agents that replay. Matched in order and by text: a message
+   * the agent replays otherwise (or not at all) gets none, never another message's.
+   */
+  carryCheckpoints(saved: readonly Entry[]): void {
+    const savedUsers = saved.filter((e): e is Extract<Entry, { kind: 'user' }> => e.kind === 'user');
+    let next = 0;
+    let carried = false;
+    this.list.forEach((entry, index) => {
+      if (entry.kind !== 'user') return;
+      const at = savedUsers.findIndex((e, i) => i >= next && sameText(e.text, entry.text));
+      if (at < 0) return;
+      next = at + 1;
+      const checkpoint = savedUsers[at].checkpoint;
+      if (checkpoint === undefined || entry.checkpoint !== undefined) return;
+      // In place: the transcript's parts index this array.
+      this.list[index] = { ...entry, checkpoint };
+      carried = true;
+    });
+    if (carried) this.emit({ type: 'reset' });
+  }
+
   /** Drops every entry (a new session starts); what still waited on the user is answered first. */
   clear(): void {
     this.questions.cancelWaiting();
@@ -259,4 +283,9 @@ export class Transcript {
   private emit(event: TranscriptEvent): void {
     this.changed.fire(event);
   }
+}
+
+/** The same message, as typed and as an agent replays it (line ends and surrounding space may differ). */
+function sameText(a: string, b: string): boolean {
+  return a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
 }

@@ -206,7 +206,7 @@ test('conversations survive reloading the window, with and without session/load;
     await screenshot(wb.page, 'panel-after-reload');
     // The next prompt starts Keeper, which brings the session back with session/load and answers in it.
     await say(reloaded, 'and the bread');
-    assert.deepEqual(await reloaded.locator('.entry-user').allTextContents(), ['remember the milk', 'and the bread']);
+    assert.deepEqual(await reloaded.locator('.entry-user .text').allTextContents(), ['remember the milk', 'and the bread']);
     await reloaded.locator('select#session').selectOption({ label: 'plain words — Plain' });
     await reloaded.locator('.entry-agent', { hasText: 'plain words' }).waitFor({ timeout: 30000 });
   } finally {

@@ -29,6 +29,8 @@ suite('attention when the user is elsewhere', function () {
   let answer: string | undefined;
 
   setup(async () => {
+    // Sessions earlier suites left open ended their turns unseen: they would count in the badge too.
+    await closeSessionsAndAgents();
     const { host } = await api();
     told = [];
     answer = undefined;

@@ -96,6 +96,34 @@ test('session/load brings a session back in a new process: the conversation is r
   }
 });
 
+test('after a window reload, the messages session/load replays keep the checkpoints their saved copies had (in order, by text)', async () => {
+  const agent = historyAgent();
+  const first = agent.session();
+  await first.prompt('hello');
+  await first.prompt('world');
+  await agent.runtime.stop();
+
+  // What the host saved before the reload: the messages with their checkpoints (one never sent to this agent).
+  const again = agent.session({ sessionId: first.agentSessionId, title: 'hello' });
+  again.transcript.restore([
+    { kind: 'user', text: 'hello\n', checkpoint: 3 },
+    { kind: 'agent', text: 'hello' },
+    { kind: 'user', text: 'not replayed', checkpoint: 4 },
+    { kind: 'user', text: 'world', checkpoint: 5 },
+    { kind: 'agent', text: 'world' },
+  ]);
+  try {
+    await again.start();
+    const users = again.transcript.entries.filter((e) => e.kind === 'user');
+    assert.deepEqual(users, [
+      { kind: 'user', text: 'hello', checkpoint: 3 },
+      { kind: 'user', text: 'world', checkpoint: 5 },
+    ]);
+  } finally {
+    await agent.runtime.stop();
+  }
+});
+
 test('a crash mid-turn shows the exit code and stderr; Restart brings the conversation back with session/load', async () => {
   const agent = historyAgent();
   const c = agent.session();
