@@ -18,7 +18,6 @@ import { AttentionWatcher } from './panel/attention';
 import { panelFeed } from './panel/panelFeed';
 import { VsCodeWorkbench } from './panel/workbench';
 import { AgentSecrets } from './auth/authPorts';
-import { SignOutContext } from './auth/signOutContext';
 import { SessionContextKeys } from './panel/sessionContextKeys';
 import { MentionPicker, selectionAttachments } from './attachments/attachmentSources';
 import { agentPorts } from './agentPorts';
@@ -62,9 +61,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   /** ACP Host's policy over what agents ask of VS Code (src/policy/, session/policyGate.ts). */
   readonly policy: HostPolicy;
   private readonly follower = this.disposables.add(new Follower(setting('followAgent'), (m) => this.logs.channel.info(m)));
-  /** Whether ACP: Sign Out is offered (the shown agent advertises logout). Public: the integration tests read it. */
-  readonly signOutContext = this.disposables.add(new SignOutContext());
-  /** The keybindings' `when` keys about the shown session (public: the integration tests read them). */
+  /** The `when` keys about the shown session: keybindings, and whether ACP: Sign Out is offered (public: the integration tests read them). */
   readonly contextKeys = this.disposables.add(new SessionContextKeys());
   /** A start refused for an untrusted workspace is retried once the user trusts it (the panel opens in Restricted Mode). */
   private startWhenTrusted = false;
@@ -122,10 +119,11 @@ export class AgentHost implements ActionHost, vscode.Disposable {
       }),
     );
     const settings = this.disposables.add(new SettingChanges());
-    // The panel's agent picker lists what is configured now.
-    this.disposables.add(settings.onDidChange('agents', () => this.view.attach(this.feedSource(this.current))));
-    this.disposables.add(this.registry.installed.onDidChange(() => this.view.attach(this.feedSource(this.current))));
-    this.disposables.add(this.config.consent.onDidChange(() => this.view.attach(this.feedSource(this.current))));
+    // The panel's agent picker lists what is configured, installed and consented to now.
+    const agentsChanged = () => this.view.attach(this.feedSource(this.current));
+    this.disposables.add(settings.onDidChange('agents', agentsChanged));
+    this.disposables.add(this.registry.installed.onDidChange(agentsChanged));
+    this.disposables.add(this.config.consent.onDidChange(agentsChanged));
     this.disposables.add(
       settings.onDidChange('followAgent', (follow) => {
         this.follower.setEnabled(follow);
@@ -160,7 +158,6 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     controller.session.setFollow(setting('followAgent'));
     this.view.attach(this.feedSource(controller));
     this.follower.attach(controller.transcript, () => controller.origin.confinement);
-    this.signOutContext.follow(controller);
     this.contextKeys.follow(controller);
     // A session brought back without a saved transcript gets its conversation from the agent
     // (session/load) without waiting for a prompt; one with a transcript starts when it is used.

@@ -204,15 +204,17 @@ export class Transcript {
    * the agent replays otherwise (or not at all) gets none, never another message's.
    */
   carryCheckpoints(saved: readonly Entry[]): void {
-    const savedUsers = saved.filter((e): e is Extract<Entry, { kind: 'user' }> => e.kind === 'user');
+    const savedUsers = saved.flatMap((e) => (e.kind === 'user' ? [{ text: comparable(e.text), checkpoint: e.checkpoint }] : []));
     let next = 0;
     let carried = false;
     this.list.forEach((entry, index) => {
       if (entry.kind !== 'user') return;
-      const at = savedUsers.findIndex((e, i) => i >= next && sameText(e.text, entry.text));
-      if (at < 0) return;
+      const text = comparable(entry.text);
+      let at = next;
+      while (at < savedUsers.length && savedUsers[at].text !== text) at++;
+      if (at === savedUsers.length) return;
       next = at + 1;
-      const checkpoint = savedUsers[at].checkpoint;
+      const { checkpoint } = savedUsers[at];
       if (checkpoint === undefined || entry.checkpoint !== undefined) return;
       // In place: the transcript's parts index this array.
       this.list[index] = { ...entry, checkpoint };
@@ -285,7 +287,7 @@ export class Transcript {
   }
 }
 
-/** The same message, as typed and as an agent replays it (line ends and surrounding space may differ). */
-function sameText(a: string, b: string): boolean {
-  return a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
+/** A message as compared with its replay: line ends and surrounding space may differ. */
+function comparable(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }

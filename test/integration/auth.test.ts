@@ -120,13 +120,13 @@ suite('sign-in (auth methods)', function () {
     await useAgent('Auth agent', 'auth-agent.js', { AUTH_KIND: 'agent' });
     await host.handleIntent({ type: 'authenticate', methodId: 'fake-login' });
     assert.strictEqual(host.controller.currentStatus.phase, 'ready');
-    assert.strictEqual(host.signOutContext.value, false, 'not advertised: not offered');
+    assert.strictEqual(host.contextKeys.value('canSignOut'), false, 'not advertised: not offered');
     await host.controller.stop();
 
     const controller = await useAgent('Auth logout', 'auth-agent.js', { AUTH_KIND: 'agent', AUTH_LOGOUT: '1' });
     await host.handleIntent({ type: 'authenticate', methodId: 'fake-login' });
     assert.strictEqual(controller.currentStatus.phase, 'ready');
-    assert.strictEqual(host.signOutContext.value, true);
+    assert.strictEqual(host.contextKeys.value('canSignOut'), true);
     await vscode.commands.executeCommand('acpHost.signOut');
     assert.match(host.logs.traceText('Auth logout'), /"method":"logout","params":\{\}/);
     assert.deepStrictEqual(find(controller, 'note').map((e) => e.message), ['Signed out of Auth logout. New sessions ask you to sign in again.']);
@@ -138,6 +138,6 @@ suite('sign-in (auth methods)', function () {
     assert.strictEqual(host.controller.currentStatus.phase, 'auth', 'a new session must sign in again');
     await host.controller.stop();
     await controller.stop();
-    await until('the context key cleared', () => (host.signOutContext.value === false ? true : undefined));
+    await until('the context key cleared', () => (host.contextKeys.value('canSignOut') === false ? true : undefined));
   });
 });

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../session/agentSession';
+import { canSignOut } from '../../session/signOut';
 
-/** The `when` clause keys of the keybindings (package.json's contributes.keybindings): the panel's focus, and the shown session. */
+/** The `when` clause keys of package.json (keybindings, menus): the panel's focus, and the shown session. */
 export const CONTEXT_KEYS = {
   /** The panel's page has the keyboard (set by AgentViewProvider from the page's focus and blur). */
   panelFocused: 'acpHost.panelFocused',
@@ -9,6 +10,8 @@ export const CONTEXT_KEYS = {
   turnRunning: 'acpHost.turnRunning',
   /** A permission request waits on the user: acpHost.acceptPermission and acpHost.rejectPermission answer it. */
   permissionWaiting: 'acpHost.permissionWaiting',
+  /** The shown session's agent runs and advertises `logout` (ACP §3): ACP: Sign Out is offered (palette, the panel's menu). */
+  canSignOut: 'acpHost.canSignOut',
 } as const;
 
 type Key = Exclude<keyof typeof CONTEXT_KEYS, 'panelFocused'>;
@@ -16,7 +19,8 @@ type Key = Exclude<keyof typeof CONTEXT_KEYS, 'panelFocused'>;
 /**
  * Keeps the context keys true exactly while the shown session is in that state. They are
  * recomputed on each status and transcript change (O(1) each: the phase, the oldest waiting
- * permission) and sent to VS Code only when one changes, not for every streamed chunk.
+ * permission, the agent's capabilities) and sent to VS Code only when one changes, not for every
+ * streamed chunk.
  */
 export class SessionContextKeys implements vscode.Disposable {
   private readonly values = new Map<Key, boolean>();
@@ -32,6 +36,7 @@ export class SessionContextKeys implements vscode.Disposable {
     this.dispose();
     const update = () => {
       this.set('turnRunning', session.currentStatus.phase === 'prompting');
+      this.set('canSignOut', canSignOut(session.agentInfo));
       this.set('permissionWaiting', session.transcript.questions.firstPermission !== undefined);
     };
     this.subscriptions.push(session.onStatus(update), session.transcript.onChange(update));
