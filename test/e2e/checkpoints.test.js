@@ -8,29 +8,12 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { openWorkbench, findFrame, screenshot } = require('../host/workbench');
+const { openWorkbench, findFrame, panelAfterReload, screenshot, until } = require('../host/workbench');
 
 const REPO = path.resolve(__dirname, '../..');
 const VSIX = path.join(REPO, 'acp-host.vsix');
 const WORKSPACE = path.join(REPO, 'test/fixtures/workspace');
 const FIXTURES = path.join(REPO, 'test/fixtures/agents');
-
-async function until(probe, what, timeoutMs = 30000) {
-  const started = Date.now();
-  while (!(await probe())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-/** The panel after a reload: it comes back by itself, or (on a slow machine) after a click on its icon. */
-async function panelAfterReload(page) {
-  await page.locator('.activitybar [aria-label^="ACP Host"]').first().waitFor({ timeout: 60000 });
-  const frame = await findFrame(page, '#prompt', 30000).catch(() => undefined);
-  if (frame) return frame;
-  await page.locator('.activitybar [aria-label^="ACP Host"]').first().click({ timeout: 30000 });
-  return findFrame(page, '#prompt', 60000);
-}
 
 test('a checkpoint survives a window reload: Restore checkpoint puts back what the agent wrote through ACP and on disk', async () => {
   const agent = { name: 'Checkpoints', command: process.execPath, args: [path.join(FIXTURES, 'checkpoint-agent.js')] };

@@ -7,21 +7,12 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { openWorkbench, findFrame, screenshot } = require('../host/workbench');
+const { openWorkbench, findFrame, screenshot, until } = require('../host/workbench');
 
 const REPO = path.resolve(__dirname, '../..');
 const VSIX = path.join(REPO, 'acp-host.vsix');
 const WORKSPACE = path.join(REPO, 'test/fixtures/workspace');
 const FIXTURES = path.join(REPO, 'test/fixtures/agents');
-
-/** Polls `probe` (the workbench has no event to wait on for a tree row's style). */
-async function until(probe, what, timeoutMs = 15000) {
-  const started = Date.now();
-  while (!(await probe())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 test('the review diff offers commenting in its gutter; a comment added in VS Code’s widget is a chip in the panel and goes with the next prompt', async () => {
   const agent = {
@@ -79,7 +70,7 @@ test('the review diff offers commenting in its gutter; a comment added in VS Cod
     await frame.locator('#attachments').waitFor({ state: 'hidden', timeout: 15000 });
     // Collapsed in the editor; still listed in the Comments panel, in the resolved state's colour.
     await page.locator('.review-widget', { hasText: 'Goes with your next prompt' }).waitFor({ state: 'hidden', timeout: 15000 });
-    await until(async () => (await stateColour()) !== pending, 'the thread’s state colour to change');
+    await until(async () => (await stateColour()) !== pending, 'the thread’s state colour to change', 15000);
     assert.equal(await listed.count(), 1, 'the sent thread stays, to be dismissed');
     await screenshot(page, 'review-comment-sent');
   } catch (error) {

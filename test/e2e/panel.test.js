@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { openWorkbench, findFrame, screenshot } = require('../host/workbench');
+const { openWorkbench, findFrame, panelAfterReload, screenshot } = require('../host/workbench');
 
 const REPO = path.resolve(__dirname, '../..');
 const VSIX = path.join(REPO, 'acp-host.vsix');
@@ -192,14 +192,7 @@ test('conversations survive reloading the window, with and without session/load;
     // not synchronously: a user reloading within a second of switching could see the previous tab.
     await new Promise((r) => setTimeout(r, 1500));
     await wb.page.reload();
-    await wb.page.locator('.activitybar [aria-label^="ACP Host"]').first().waitFor({ timeout: 60000 });
-    // The panel that was open comes back by itself; on a loaded machine that can take a while, and
-    // clicking the activity bar icon of a container already shown closes it: wait before clicking.
-    let reloaded = await findFrame(wb.page, '#prompt', 30000).catch(() => undefined);
-    if (!reloaded) {
-      await wb.page.locator('.activitybar [aria-label^="ACP Host"]').first().click({ timeout: 30000 });
-      reloaded = await findFrame(wb.page, '#prompt', 60000);
-    }
+    const reloaded = await panelAfterReload(wb.page);
     // Both sessions are back, each with its conversation, before any agent has started.
     await reloaded.locator('.entry-agent', { hasText: 'remember the milk' }).waitFor({ timeout: 60000 });
     assert.deepEqual(await reloaded.locator('#session option').allTextContents(), ['remember the milk — Keeper', 'plain words — Plain']);

@@ -482,6 +482,29 @@ async function findFrame(page, selector, timeoutMs = 30000) {
   }
 }
 
+/** Polls `probe` (sync or async) until it is truthy: for workbench states no event announces. */
+async function until(probe, what, timeoutMs = 30000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/**
+ * The ACP Host panel after `page.reload()`. The panel that was open comes back by itself; on a
+ * loaded machine that can take a while, and clicking the activity bar icon of a container already
+ * shown closes it: wait before clicking.
+ */
+async function panelAfterReload(page) {
+  const icon = page.locator('.activitybar [aria-label^="ACP Host"]').first();
+  await icon.waitFor({ timeout: 60000 });
+  const frame = await findFrame(page, '#prompt', 30000).catch(() => undefined);
+  if (frame) return frame;
+  await icon.click({ timeout: 30000 });
+  return findFrame(page, '#prompt', 60000);
+}
+
 /**
  * Run a command from the command palette by its title as shown there ("ACP: New Chat"; the
  * category may be left out). Case-insensitive, but otherwise the title must match exactly.
@@ -547,6 +570,8 @@ async function screenshot(page, name) {
 module.exports = {
   openWorkbench,
   findFrame,
+  until,
+  panelAfterReload,
   runCommand,
   screenshot,
   // lower-level pieces, shared with run-integration.js and scripts/start-demo.js

@@ -8,8 +8,8 @@ import { metaUsage, PromptResponseSchema, SessionNotificationSchema, SessionUpda
 import type { PromptResponse } from '../../src/protocol';
 import { clientCapabilities } from '../../src/runtime/ports';
 import { COMPACTION_SUMMARY_MAX, Compactions } from '../../src/session/compactions';
-import type { EntryList } from '../../src/session/entryList';
 import type { Entry } from '../../src/session/model';
+import { countingList } from './helpers/countingList';
 import { Plans } from '../../src/session/plans';
 import { SessionState } from '../../src/session/sessionState';
 import { Transcript } from '../../src/session/transcript';
@@ -115,24 +115,6 @@ test('id-addressed plans: an update replaces that plan only; removal keeps its p
     assertUnstableSpecValid('SessionUpdate', SessionUpdateSchema.parse(raw));
   }
 });
-
-/** An entry list that counts how many entries a fold reads. */
-function countingList(size: number): { list: EntryList; reads: () => number } {
-  const entries: Entry[] = Array.from({ length: size }, () => ({ kind: 'agent', text: 'x' }));
-  let reads = 0;
-  const list: EntryList = {
-    at: (index) => {
-      reads++;
-      return entries[index];
-    },
-    get length() {
-      return entries.length;
-    },
-    push: (entry) => void entries.push(entry),
-    replace: (index, entry) => void (entries[index] = entry),
-  };
-  return { list, reads: () => reads };
-}
 
 test('folds by id read one entry at most, however long the transcript', () => {
   const { list, reads } = countingList(50_000);
