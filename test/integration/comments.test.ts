@@ -19,6 +19,9 @@ async function activeDiff(): Promise<vscode.TabInputTextDiff> {
   return until('a diff tab', () => {
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
     return input instanceof vscode.TabInputTextDiff ? input : undefined;
+  }).catch((e) => {
+    const groups = vscode.window.tabGroups.all.map((g) => ({ active: g.isActive, col: g.viewColumn, tabs: g.tabs.map((t) => [t.label, t.isActive, t.input?.constructor?.name]) }));
+    throw new Error(`${e.message}; groups: ${JSON.stringify(groups)}`);
   });
 }
 

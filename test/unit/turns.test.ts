@@ -206,7 +206,10 @@ test('a prompt sent to a session brought back (a window reload) waits for the tu
   const after = open({ sessionId });
   try {
     const waiting = after.prompt('after the reload');
-    await until('the turn carried on, with the prompt queued', () => (after.currentStatus.phase === 'prompting' && after.session.view.queue.length === 1 ? true : undefined));
+    // The agent's chunk after the load answer arrives on its own time: wait for it, not only the phase.
+    await until('the turn carried on, with the prompt queued', () =>
+      after.currentStatus.phase === 'prompting' && after.session.view.queue.length === 1 && shown(after).includes('agent working still working') ? true : undefined,
+    );
     assert.deepEqual(shown(after), ['user long', 'tool long-1 in_progress', 'agent working still working']);
     await after.cancel();
     await waiting;
