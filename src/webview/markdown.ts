@@ -26,6 +26,23 @@ export function linkHref(link: Element): string | undefined {
   return href && href.length <= HREF_MAX && isSafeHref(href) ? href : undefined;
 }
 
+/**
+ * Every link under `root` is the host's to open (or refuse), once. VS Code's webview frame has its
+ * own click handler on the window, which ignores defaultPrevented: a click reaching it opens the
+ * link a second time, an absolute path resolved against the webview's origin as a web URL. A
+ * middle click would try to open it in a new window. `root`'s own click listeners still run.
+ */
+export function keepLinksForHost(root: HTMLElement): void {
+  root.addEventListener('click', (event) => {
+    if (!(event.target as Element).closest('a')) return;
+    event.preventDefault();
+    event.stopPropagation();
+  });
+  root.addEventListener('auxclick', (event) => {
+    if ((event.target as Element).closest('a')) event.preventDefault();
+  });
+}
+
 export const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
 // Links that fail this are rendered as their literal text by markdown-it.
 md.validateLink = isSafeHref;

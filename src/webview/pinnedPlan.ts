@@ -1,5 +1,5 @@
 import { appendSpaced, h, icon } from './dom';
-import { linkHref } from './markdown';
+import { keepLinksForHost, linkHref } from './markdown';
 import type { Presentation } from './presentation';
 import type { PlanContentView } from './protocol';
 import { planBody, planProgress } from './render/plan';
@@ -29,18 +29,11 @@ export class PinnedPlan {
     root.append(this.details);
     root.hidden = true;
     root.setAttribute('aria-label', 'Current plan');
+    keepLinksForHost(root);
     root.addEventListener('click', (event) => {
       const link = (event.target as Element).closest('a');
-      if (!link) return;
-      // As in the transcript: every link is the host's to open (or refuse), once; the webview
-      // frame's own click handler would open it a second time.
-      event.preventDefault();
-      event.stopPropagation();
-      const href = linkHref(link);
+      const href = link && linkHref(link);
       if (href) post({ type: 'openLink', href });
-    });
-    root.addEventListener('auxclick', (event) => {
-      if ((event.target as Element).closest('a')) event.preventDefault();
     });
   }
 

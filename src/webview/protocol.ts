@@ -12,7 +12,6 @@ export type {
   PermissionOptionView,
   PlanContentView,
   PlanEntryView,
-  StopReasonView,
   ToolContentView,
   ToolEntryView,
   UrlElicitationEntryView,

@@ -1,6 +1,6 @@
 import { Backlog, PENDING } from './backlog';
 import { h } from './dom';
-import { linkHref } from './markdown';
+import { keepLinksForHost, linkHref } from './markdown';
 import type { EntryView } from './protocol';
 import { elicitationDecision, elicitationInput, submitElicitation } from './render/elicitation';
 import { movePermissionFocus } from './render/permission';
@@ -58,11 +58,8 @@ export class Transcript {
   ) {
     this.context = { isOpen: (index, part) => presentation.isOpen(index, part), isExpanded: (index, contentIndex) => presentation.isExpanded(index, contentIndex), canFork, oldestCheckpoint };
     root.addEventListener('scroll', () => this.onScroll(), { passive: true });
+    keepLinksForHost(root);
     root.addEventListener('click', (event) => this.onClick(event));
-    // A middle click would otherwise try to open agent links in a new window.
-    root.addEventListener('auxclick', (event) => {
-      if ((event.target as Element).closest('a')) event.preventDefault();
-    });
     root.addEventListener('keydown', movePermissionFocus);
     // Elicitation forms: submit (Enter or the button) is checked here first, typing is remembered.
     root.addEventListener('submit', (event) => {
@@ -237,13 +234,6 @@ export class Transcript {
 
   private onClick(event: MouseEvent): void {
     const target = event.target as Element;
-    // Every link here is the host's to open (or refuse), once. VS Code's webview frame has its own
-    // click handler on the window, which ignores defaultPrevented: a click reaching it opens the
-    // link a second time, an absolute path resolved against the webview's origin as a web URL.
-    if (target.closest('a')) {
-      event.preventDefault();
-      event.stopPropagation();
-    }
     const index = entryIndex(target);
     if (index === undefined) return;
 

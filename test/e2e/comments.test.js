@@ -54,7 +54,8 @@ test('the review diff offers commenting in its gutter; a comment added in VS Cod
     const chip = frame.locator('#attachments li[data-kind="comment"] .attachment-label');
     await chip.waitFor({ timeout: 15000 });
     assert.match(await chip.textContent(), /^notes\.txt:\d+ “Say why, not what”$/);
-    assert.match(await widget.textContent(), /Goes with your next prompt/);
+    // The widget shows the added comment, labelled, once VS Code re-renders it (after the chip, at times).
+    await widget.getByText(/Goes with your next prompt/).first().waitFor({ timeout: 15000 });
     await screenshot(page, 'review-comment');
 
     // The Comments panel (VS Code opens it with the first thread) lists it in the unresolved state's colour.

@@ -4,8 +4,8 @@
 import test, { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
-import { conversationMarkdown, fence } from '../../src/session/exportMarkdown';
-import type { ConversationExport } from '../../src/session/exportMarkdown';
+import { conversationMarkdown, fence } from '../../src/view/exportMarkdown';
+import type { ConversationExport } from '../../src/view/exportMarkdown';
 import type { Entry } from '../../src/session/model';
 
 const md = new MarkdownIt();

@@ -1,7 +1,8 @@
-import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Disposable } from '../../base/disposables';
+import { replaceFileSync } from '../../base/node/replaceFile';
 import { parseJsonLines } from '../../audit/auditLog';
 import type { AuditLog } from '../../audit/auditLog';
 
@@ -120,9 +121,7 @@ export class AuditStore implements Disposable {
 
   /** The file becomes what the log keeps (through a temporary file: a failed write leaves the old one). */
   private rewrite(): void {
-    const temporary = `${this.file}.tmp`;
-    writeFileSync(temporary, this.log.toJsonLines());
-    renameSync(temporary, this.file);
+    replaceFileSync(this.file, this.log.toJsonLines());
     this.lines = this.log.size;
     this.cutShort = false;
   }

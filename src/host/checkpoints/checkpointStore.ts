@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { replaceFile } from '../../base/node/replaceFile';
 import { CheckpointIndexSchema, indexProblem } from './checkpointIndex';
 import type { CheckpointIndex, FileState } from './checkpointIndex';
 
@@ -201,8 +202,7 @@ export class CheckpointStore {
     this.enqueue(async () => {
       this.indexQueued = false;
       const file = path.join(this.dir, INDEX);
-      await fs.writeFile(`${file}.tmp`, JSON.stringify(this.snapshot()));
-      await fs.rename(`${file}.tmp`, file);
+      await replaceFile(file, JSON.stringify(this.snapshot()));
     });
   }
 

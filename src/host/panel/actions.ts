@@ -5,7 +5,7 @@ import type { Checkpoints } from '../checkpoints/checkpoints';
 import { editPastPrompt } from '../checkpoints/editPrompt';
 import type { EditHost } from '../checkpoints/editPrompt';
 import { DIFF_TEXTS_DROPPED } from '../../session/diffTexts';
-import { conversationMarkdown } from '../../session/exportMarkdown';
+import { conversationMarkdown } from '../../view/exportMarkdown';
 import { shortcutChoice } from '../../session/permissionShortcut';
 import type { ShortcutAnswer } from '../../session/permissionShortcut';
 import { messageText, toolOutput } from '../../session/entryText';

@@ -1,9 +1,10 @@
 // The ACP Registry's index, fetched, with the last good copy kept beside the agents (its URL and
 // when it was fetched): offline, or when the registry fails, that copy is what is shown, and the
 // caller says so. No `vscode`.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
+import { replaceFile } from '../../base/node/replaceFile';
 import { fetchText } from './download';
 import { parseRegistryIndex } from './registrySchema';
 import type { ParsedIndex } from './registrySchema';
@@ -24,9 +25,8 @@ export async function loadRegistryIndex(url: string, cacheFile: string, signal?:
     const raw: unknown = JSON.parse(await fetchText(url, { maxBytes: MAX_INDEX_BYTES, signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS) }));
     const parsed = parseRegistryIndex(raw);
     await mkdir(path.dirname(cacheFile), { recursive: true });
-    // Written whole, then renamed: a crash mid-write never leaves half an index as the last good one.
-    await writeFile(`${cacheFile}.tmp`, JSON.stringify({ url, fetchedAt: Date.now(), index: raw }));
-    await rename(`${cacheFile}.tmp`, cacheFile);
+    // Written whole: a crash mid-write never leaves half an index as the last good one.
+    await replaceFile(cacheFile, JSON.stringify({ url, fetchedAt: Date.now(), index: raw }));
     return parsed;
   } catch (error) {
     if (signal?.aborted) throw error;

@@ -4,7 +4,8 @@ import { turnUsageText } from '../format';
 import { markdownBlock } from '../markdown';
 import { patchMarkdown } from '../markdownStream';
 import { copyMessageButton } from '../entryActions';
-import type { EntryView, StopReasonView } from '../protocol';
+import type { EntryView } from '../protocol';
+import { stopReasonText } from '../../webview-protocol/stopReasons';
 import type { RenderContext } from './context';
 import { renderElicitation } from './elicitation';
 import { renderCompaction, renderNotice } from './notices';
@@ -88,20 +89,6 @@ function renderThought(text: string, open: boolean): HTMLDetailsElement {
   const details = disclosure('Thinking', open);
   details.append(markdownBlock(text));
   return details;
-}
-
-const STOP_REASONS: Record<StopReasonView, string> = {
-  end_turn: 'Turn ended.',
-  cancelled: 'Turn cancelled.',
-  max_tokens: 'Stopped: the agent reached its token limit.',
-  max_turn_requests: 'Stopped: the agent reached its limit of requests for one turn.',
-  refusal: 'The agent refused. This prompt will not be part of the next turn’s context.',
-  failed: 'The turn failed.',
-  quiet: 'Turn over: the agent sent nothing more.',
-};
-
-export function stopReasonText(reason: StopReasonView): string {
-  return STOP_REASONS[reason];
 }
 
 /** The end of a turn: a rule with how it ended; a failed turn says why (the agent's message, as text) and is announced. */

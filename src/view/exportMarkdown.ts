@@ -1,6 +1,7 @@
 import { FILE_HEADERS_ONLY, createTwoFilesPatch } from 'diff';
-import type { DiffSource } from './diffTexts';
-import type { Entry, PermissionAnswer, PlanItem, ToolContent, ToolEntry, TurnEnd } from './model';
+import type { DiffSource } from '../session/diffTexts';
+import type { Entry, PermissionAnswer, PlanItem, ToolContent, ToolEntry, TurnEnd } from '../session/model';
+import { stopReasonText } from '../webview-protocol/stopReasons';
 
 /**
  * A conversation as Markdown (ACP: Export Conversation as Markdown…): the transcript's entries in
@@ -97,18 +98,9 @@ function permissionText(answer: PermissionAnswer): string {
   return answer.outcome === 'withdrawn' ? 'withdrawn by the agent' : 'dismissed';
 }
 
-const STOP_WORDS: Record<TurnEnd['stopReason'], string> = {
-  end_turn: 'Turn ended',
-  cancelled: 'Turn cancelled',
-  max_tokens: 'Stopped: token limit reached',
-  max_turn_requests: 'Stopped: request limit reached',
-  refusal: 'The agent refused',
-  failed: 'The turn failed',
-  quiet: 'Turn over',
-};
-
 function turnEndText(end: TurnEnd): string {
-  const parts = [STOP_WORDS[end.stopReason]];
+  // The panel's sentence, without its full stop: here it is the first of the parts joined by ' · '.
+  const parts = [stopReasonText(end.stopReason).replace(/\.$/, '')];
   if (end.error) parts.push(`${oneLine(end.error.message)}${end.error.code === null ? '' : ` (error ${end.error.code})`}`);
   const tokens = end.usage?.tokens;
   if (tokens) parts.push(`${tokens.total} tokens (in ${tokens.input}, out ${tokens.output})`);
