@@ -87,7 +87,8 @@ function context(extensionPath, globalStoragePath) {
     subscriptions: [],
     extensionPath,
     extensionUri: uri(extensionPath),
-    ...(globalStoragePath ? { globalStorageUri: uri(globalStoragePath) } : {}),
+    // A workspace is open: it has storage of its own (the checkpoints are kept there).
+    ...(globalStoragePath ? { globalStorageUri: uri(globalStoragePath), storageUri: uri(path.join(globalStoragePath, 'workspace')) } : {}),
     globalState: memento(),
     workspaceState: memento(),
     extensionMode: 1,
