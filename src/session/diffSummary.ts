@@ -7,7 +7,8 @@ export const DIFF_PREVIEW_LINES = 40;
 const PREVIEW_LINE_CHARS = 400;
 /**
  * Line diffs are O(N·D): an agent that rewrites a huge file must not stall the extension host.
- * Past these bounds the card counts every line as replaced (still true, only coarser).
+ * Past these bounds the card counts every line after the common start as replaced (still true,
+ * only coarser).
  */
 const MAX_DIFF_CHARS = 2_000_000;
 const MAX_EDIT_LENGTH = 2_000;
@@ -24,9 +25,15 @@ export function summariseDiff(path: string, oldText: string | null, newText: str
     for (const line of lines) if (preview.length <= DIFF_PREVIEW_LINES) preview.push(sign + withoutMark(line).slice(0, PREVIEW_LINE_CHARS));
   };
   const old = oldText ?? '';
-  const oldLines = lineTokens(old);
-  const newLines = lineTokens(newText);
-  const changes = old.length + newText.length <= MAX_DIFF_CHARS ? diffArrays(oldLines, newLines, { maxEditLength: MAX_EDIT_LENGTH }) : undefined;
+  // The lines both texts begin with are not diffed: a line diff takes them as they are anyway
+  // (its first step follows the common start), and an edit of a few lines of a long file then
+  // costs about the rest of the file, not all of it.
+  const start = sharedLines(old, newText);
+  const oldLines = lineTokens(old.slice(start));
+  const newLines = lineTokens(newText.slice(start));
+  // All added or all removed needs no diff.
+  const diffable = oldLines.length > 0 && newLines.length > 0 && old.length + newText.length - 2 * start <= MAX_DIFF_CHARS;
+  const changes = diffable ? diffArrays(oldLines, newLines, { maxEditLength: MAX_EDIT_LENGTH }) : undefined;
   if (changes) {
     for (const change of changes) {
       if (change.added) note('+', change.value);
@@ -45,6 +52,18 @@ export function summariseDiff(path: string, oldText: string | null, newText: str
     preview: detached(preview.slice(0, DIFF_PREVIEW_LINES)),
     previewTruncated: preview.length > DIFF_PREVIEW_LINES,
   };
+}
+
+/** Characters compared at once (one native comparison) before the last block is walked. */
+const BLOCK = 1024;
+
+/** Where the whole lines that `a` and `b` both begin with end. */
+function sharedLines(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  let i = 0;
+  while (i + BLOCK <= max && a.slice(i, i + BLOCK) === b.slice(i, i + BLOCK)) i += BLOCK;
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i === 0 ? 0 : a.lastIndexOf('\n', i - 1) + 1;
 }
 
 /**

@@ -15,13 +15,16 @@ import { api, find, until, useAgent } from './helpers';
 const workspace = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
 const CAPS = { FAKE_AGENT_CAPABILITIES: JSON.stringify({ promptCapabilities: { embeddedContext: true } }) };
 
+/** What the host reported as failed during this suite (an action that opens a diff swallows its error). */
+const failures: string[] = [];
+
 async function activeDiff(): Promise<vscode.TabInputTextDiff> {
   return until('a diff tab', () => {
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
     return input instanceof vscode.TabInputTextDiff ? input : undefined;
   }).catch((e) => {
     const groups = vscode.window.tabGroups.all.map((g) => ({ active: g.isActive, col: g.viewColumn, tabs: g.tabs.map((t) => [t.label, t.isActive, t.input?.constructor?.name]) }));
-    throw new Error(`${e.message}; groups: ${JSON.stringify(groups)}`);
+    throw new Error(`${e.message}; groups: ${JSON.stringify(groups)}; failures: ${JSON.stringify(failures)}`);
   });
 }
 
@@ -39,9 +42,17 @@ suite('review comments back to the agent', function () {
   const notes = () => path.join(workspace(), 'notes.txt');
   let original = '';
 
-  suiteSetup(() => {
+  let restoreFailed = () => {};
+
+  suiteSetup(async () => {
     original = fs.readFileSync(notes(), 'utf8');
+    const { host } = await api();
+    const failed = host.workbench.failed;
+    host.workbench.failed = (what, error, tellUser) => (failures.push(`${what}: ${error.message}`), failed.call(host.workbench, what, error, tellUser));
+    restoreFailed = () => (host.workbench.failed = failed);
   });
+
+  suiteTeardown(() => restoreFailed());
 
   teardown(async () => {
     const { host } = await api();

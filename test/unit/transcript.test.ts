@@ -153,21 +153,23 @@ test('a tool call update that repeats a diff keeps its summary; a changed diff i
   assert.equal(render(t.entries), 'tool e [completed] Edit (edit) {diff /w/a.ts +1 -1: -one +three}');
 });
 
+/** A card's summary as jsdiff's diffLines gives it: what summariseDiff must equal. */
+const reference = (oldText: string, newText: string) => {
+  const hunkLines = (value: string) => value.split('\n').slice(0, value.endsWith('\n') ? -1 : undefined);
+  const preview: string[] = [];
+  let added = 0;
+  let removed = 0;
+  for (const change of diffLines(oldText, newText)) {
+    if (!change.added && !change.removed) continue;
+    const hunk = hunkLines(change.value);
+    if (change.added) added += hunk.length;
+    else removed += hunk.length;
+    preview.push(...hunk.map((line) => (change.added ? '+' : '-') + line));
+  }
+  return { added, removed, preview: preview.slice(0, DIFF_PREVIEW_LINES) };
+};
+
 test('diff summaries are the ones a line diff (jsdiff diffLines) gives, line endings and all', () => {
-  const reference = (oldText: string, newText: string) => {
-    const hunkLines = (value: string) => value.split('\n').slice(0, value.endsWith('\n') ? -1 : undefined);
-    const preview: string[] = [];
-    let added = 0;
-    let removed = 0;
-    for (const change of diffLines(oldText, newText)) {
-      if (!change.added && !change.removed) continue;
-      const hunk = hunkLines(change.value);
-      if (change.added) added += hunk.length;
-      else removed += hunk.length;
-      preview.push(...hunk.map((line) => (change.added ? '+' : '-') + line));
-    }
-    return { added, removed, preview: preview.slice(0, DIFF_PREVIEW_LINES) };
-  };
   // Every text of up to two lines, with each line ending: the cases where line diffs differ.
   const lines = ['a', 'b', ''].flatMap((line) => ['\n', '\r\n', ''].map((end) => line + end));
   const texts = [...new Set(['', ...lines, ...lines.flatMap((first) => lines.map((second) => first + second))])];
@@ -176,6 +178,22 @@ test('diff summaries are the ones a line diff (jsdiff diffLines) gives, line end
       const { added, removed, preview } = summariseDiff('p', oldText, newText);
       assert.deepEqual({ added, removed, preview }, reference(oldText, newText), JSON.stringify({ oldText, newText }));
     }
+  }
+});
+
+test('diff summaries of longer texts, edited anywhere, are still the line diff’s (the common start is not diffed)', () => {
+  let seed = 7;
+  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  const line = () => ['a', 'b', 'c', '', 'a long line that repeats itself '.repeat(1 + random(10))][random(5)] + ['\n', '\r\n', ''][random(3)];
+  const text = (lines: number) => Array.from({ length: lines }, line).join('');
+  for (let i = 0; i < 3000; i++) {
+    // A shared start (often past a block of 1024 characters), then texts that differ. Lines stay
+    // under the preview's 400 characters, which the reference does not cut.
+    const shared = text(random(3) === 0 ? 0 : random(200));
+    const oldText = shared + text(random(8));
+    const newText = shared + text(random(8));
+    const { added, removed, preview } = summariseDiff('p', oldText, newText);
+    assert.deepEqual({ added, removed, preview }, reference(oldText, newText), JSON.stringify({ oldText, newText }));
   }
 });
 
