@@ -80,6 +80,9 @@ export class Follower implements vscode.Disposable {
       if (this.followed.get(toolCallId) !== state) return;
       const uri = await resolveWorkspacePath(path, this.roots());
       const document = await vscode.workspace.openTextDocument(uri);
+      // Again after the file was read: a call that ended meanwhile shows nothing. Its late editor,
+      // opened as a preview, would take the place of whatever the user opened since (a diff).
+      if (this.followed.get(toolCallId) !== state) return;
       const editor = await vscode.window.showTextDocument(document, { preserveFocus: true, preview: true });
       if (this.followed.get(toolCallId) !== state) return;
       // Without a line the whole file is the call's.
