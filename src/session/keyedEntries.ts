@@ -22,7 +22,9 @@ export class KeyedEntries<K extends Entry['kind']> {
   }
 
   get(id: string): EntryOf<K> | undefined {
-    const entry = this.entries.at(this.index.get(id) ?? -1);
+    const at = this.index.get(id);
+    // An unknown id reads nothing, whatever an EntryList's `at` would make of a negative index.
+    const entry = at === undefined ? undefined : this.entries.at(at);
     return entry?.kind === this.kind ? (entry as EntryOf<K>) : undefined;
   }
 
