@@ -87,6 +87,38 @@ function perUpdate(make) {
   return samples.map(median);
 }
 
+/**
+ * The floor under a new tool call: only what any id-indexed transcript does for one, an id's
+ * Map.get and Map.set and an entry pushed, on a Map and an array of the sessions' sizes (a third
+ * of the entries are tool calls). Its growth is the memory's (a bigger table misses the caches
+ * more), not a walk's.
+ */
+function newIdFloor() {
+  const tables = SIZES.map((size) => {
+    const ids = new Map();
+    const entries = [];
+    for (let i = 0; i < size; i++) {
+      if (i % 3 === 2) ids.set(`done_${i}`, i);
+      entries.push({ kind: 'tool', toolCallId: `done_${i}` });
+    }
+    return { ids, entries };
+  });
+  const samples = SIZES.map(() => []);
+  let n = 0;
+  for (let b = -1; b < BATCHES; b++) {
+    tables.forEach(({ ids, entries }, s) => {
+      const start = performance.now();
+      for (let i = 0; i < BATCH; i++) {
+        const id = `new_${n++}`;
+        if (ids.get(id) === undefined) ids.set(id, entries.length);
+        entries.push({ kind: 'tool', toolCallId: id, title: 'Run', status: 'in_progress' });
+      }
+      if (b >= 0) samples[s].push(((performance.now() - start) * 1000) / BATCH);
+    });
+  }
+  return samples.map(median);
+}
+
 export async function folds() {
   const rows = [['update kind', ...SIZES.map((s) => `${count(s)} entries`), `growth ${count(SIZES.at(-1))}/${count(SIZES[0])}`, 'verdict']];
   let worst = 0;
@@ -96,6 +128,8 @@ export async function folds() {
     worst = Math.max(worst, growth);
     rows.push([kind, ...costs.map((c) => `${c.toFixed(2)} µs`), ratio(growth), verdict(growth <= 1.2)]);
   }
+  const floor = newIdFloor();
+  rows.push(['    floor of a new tool call: Map.get + Map.set + push alone', ...floor.map((c) => `${c.toFixed(2)} µs`), ratio(floor.at(-1) / floor[0]), '']);
   table(`Fold cost per update by kind and transcript length (median of ${BATCHES} batches of ${BATCH})`, rows);
   return { worstGrowth: worst };
 }
