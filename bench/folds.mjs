@@ -69,22 +69,27 @@ const KINDS = {
 };
 
 /**
- * Median µs per update of `make`'s updates folded into sessions of each size. The sizes take
- * turns batch by batch, so JIT warm-up, GC and the machine's noise fall on all of them alike.
+ * Median µs per call of each size's `apply` (one per size, in SIZES' order) on `make`'s values.
+ * The sizes take turns batch by batch, so JIT warm-up, GC and the machine's noise fall on all of
+ * them alike.
  */
-function perUpdate(make) {
-  const sessions = SIZES.map((size) => session(size).fold);
+function perCall(applies, make) {
   const samples = SIZES.map(() => []);
   let n = 0;
   for (let b = -1; b < BATCHES; b++) {
-    sessions.forEach((fold, s) => {
-      const updates = Array.from({ length: BATCH }, () => make(n++));
+    applies.forEach((apply, s) => {
+      const values = Array.from({ length: BATCH }, () => make(n++));
       const start = performance.now();
-      for (const update of updates) fold(update);
+      for (const value of values) apply(value);
       if (b >= 0) samples[s].push(((performance.now() - start) * 1000) / BATCH); // batch -1 warms up
     });
   }
   return samples.map(median);
+}
+
+/** Median µs per update of `make`'s updates folded into sessions of each size. */
+function perUpdate(make) {
+  return perCall(SIZES.map((size) => session(size).fold), make);
 }
 
 /**
@@ -94,29 +99,19 @@ function perUpdate(make) {
  * more), not a walk's.
  */
 function newIdFloor() {
-  const tables = SIZES.map((size) => {
+  const adds = SIZES.map((size) => {
     const ids = new Map();
     const entries = [];
     for (let i = 0; i < size; i++) {
       if (i % 3 === 2) ids.set(`done_${i}`, i);
       entries.push({ kind: 'tool', toolCallId: `done_${i}` });
     }
-    return { ids, entries };
+    return (id) => {
+      if (ids.get(id) === undefined) ids.set(id, entries.length);
+      entries.push({ kind: 'tool', toolCallId: id, title: 'Run', status: 'in_progress' });
+    };
   });
-  const samples = SIZES.map(() => []);
-  let n = 0;
-  for (let b = -1; b < BATCHES; b++) {
-    tables.forEach(({ ids, entries }, s) => {
-      const start = performance.now();
-      for (let i = 0; i < BATCH; i++) {
-        const id = `new_${n++}`;
-        if (ids.get(id) === undefined) ids.set(id, entries.length);
-        entries.push({ kind: 'tool', toolCallId: id, title: 'Run', status: 'in_progress' });
-      }
-      if (b >= 0) samples[s].push(((performance.now() - start) * 1000) / BATCH);
-    });
-  }
-  return samples.map(median);
+  return perCall(adds, (n) => `new_${n}`);
 }
 
 export async function folds() {

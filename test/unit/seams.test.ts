@@ -64,7 +64,7 @@ for (const [layer, rule] of Object.entries(RULES)) {
       imports(file)
         .filter((i) => {
           if (i === 'vscode') return !rule.vscode;
-          if (NODE_BUILTIN(i)) return !rule.node && !(rule.nodeIn && path.relative(path.join(SRC, layer, rule.nodeIn), file).split(path.sep)[0] !== '..');
+          if (NODE_BUILTIN(i)) return !(rule.node || (rule.nodeIn !== undefined && file.startsWith(path.join(SRC, layer, rule.nodeIn) + path.sep)));
           if (!i.startsWith('.')) return false;
           const target = layerOf(path.resolve(path.dirname(file), i));
           return target !== layer && !rule.ours.includes(target);

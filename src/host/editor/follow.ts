@@ -75,16 +75,17 @@ export class Follower implements vscode.Disposable {
   }
 
   private async show(toolCallId: string, state: { key: string; uri?: vscode.Uri; range?: vscode.Range }, path: string, line: number | null): Promise<void> {
+    // The call may end (or move on) at every await: while earlier follows open their files, while
+    // its file is read, while it is shown. Ended, it shows nothing: its late editor, opened as a
+    // preview, would take the place of whatever the user opened since (a diff).
+    const over = () => this.followed.get(toolCallId) !== state;
     try {
-      // The call may have ended (or moved on) while earlier follows were opening their files.
-      if (this.followed.get(toolCallId) !== state) return;
+      if (over()) return;
       const uri = await resolveWorkspacePath(path, this.roots());
       const document = await vscode.workspace.openTextDocument(uri);
-      // Again after the file was read: a call that ended meanwhile shows nothing. Its late editor,
-      // opened as a preview, would take the place of whatever the user opened since (a diff).
-      if (this.followed.get(toolCallId) !== state) return;
+      if (over()) return;
       const editor = await vscode.window.showTextDocument(document, { preserveFocus: true, preview: true });
-      if (this.followed.get(toolCallId) !== state) return;
+      if (over()) return;
       // Without a line the whole file is the call's.
       const range = line === null ? new vscode.Range(0, 0, 0, 0) : document.lineAt(toZeroBasedLine(line, document.lineCount)).range;
       editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
