@@ -1,6 +1,5 @@
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
-import { h } from './dom';
 import { addCodeCopyButtons } from './entryActions';
 
 /**
@@ -82,21 +81,6 @@ purify.setConfig({
   ALLOW_DATA_ATTR: false,
   RETURN_DOM_FRAGMENT: true,
 });
-
-/**
- * Sanitized DOM for `text` in one go (a fragment: no serialize-and-reparse round trip through
- * innerHTML). Text that streams goes through markdownStream.ts instead, which must render the same.
- */
-export function renderMarkdown(text: string): DocumentFragment {
-  return sanitize(md.render(text));
-}
-
-/** `div.markdown` holding the sanitized rendering of `text`. */
-export function markdownBlock(text: string): HTMLElement {
-  const el = h('div', 'markdown');
-  el.append(renderMarkdown(text));
-  return el;
-}
 
 /** markdown-it's HTML through DOMPurify, with the allow-list above. */
 export function sanitize(html: string): DocumentFragment {

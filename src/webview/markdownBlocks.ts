@@ -69,3 +69,24 @@ function lineStarts(src: string): number[] {
   for (const match of src.matchAll(/\r\n?|\n/g)) starts.push(match.index + match[0].length);
   return starts;
 }
+
+/** The last block that starts at a stable boundary (the first always does): the tail starts there. */
+export function lastStable(blocks: Block[]): number {
+  for (let i = blocks.length - 1; i > 0; i--) if (blocks[i].stableStart !== undefined) return i;
+  return 0;
+}
+
+/** Blocks with a top margin (headings, rules): a shelf never starts with one (see closesShelf). */
+const TOP_MARGIN = /^<(?:h[1-6]|hr)\b/;
+
+/**
+ * Whether a block closes the shelf that starts at `openStart` (markdownRender.ts): it starts at a
+ * stable boundary at least `shelfChars` characters after the shelf's start, so the shelf holds
+ * only blocks that will never change. The rule reads the blocks alone, so a text streamed in any
+ * chunks and the same text rendered in one go are cut into the same shelves. A block with a top
+ * margin never starts the next shelf: a shelf contains its own blocks' margins, so that margin
+ * would add to the one above it instead of collapsing with it, and the text would move.
+ */
+export function closesShelf(html: string, start: number | undefined, openStart: number, shelfChars: number): start is number {
+  return start !== undefined && start - openStart >= shelfChars && !TOP_MARGIN.test(html);
+}

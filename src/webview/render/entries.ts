@@ -1,8 +1,7 @@
 import { attachmentList } from '../attachments';
 import { button, clamp, disclosure, h, icon } from '../dom';
 import { turnUsageText } from '../format';
-import { markdownBlock } from '../markdown';
-import { patchMarkdown } from '../markdownStream';
+import { markdownBlock, patchMarkdown } from '../markdownRender';
 import { copyMessageButton } from '../entryActions';
 import type { EntryView } from '../protocol';
 import { stopReasonText } from '../../webview-protocol/stopReasons';

@@ -1,5 +1,5 @@
 import { appendSpaced, clamp, disclosure, h, icon } from '../dom';
-import { markdownBlock } from '../markdown';
+import { markdownBlock } from '../markdownRender';
 import type { CompactionEntryView, NoticeEntryView } from '../protocol';
 
 // What the agent says about the session rather than in the conversation: notices and context

@@ -1,6 +1,7 @@
 import { appendSpaced, clamp, h, icon } from '../dom';
 import { planIcon } from '../icons';
-import { isSafeHref, markdownBlock } from '../markdown';
+import { isSafeHref } from '../markdown';
+import { markdownBlock } from '../markdownRender';
 import type { EntryView, PlanContentView, PlanEntryView } from '../protocol';
 
 const URI_MAX = 2000;

@@ -1,6 +1,6 @@
 import { appendSpaced, button, clamp, h, icon, prefix } from '../dom';
 import { formatSize, pathTail, utf8Length } from '../format';
-import { markdownBlock, renderMarkdown } from '../markdown';
+import { markdownBlock, renderMarkdown } from '../markdownRender';
 import { openOutputButton } from '../entryActions';
 import type { DiffView, ToolContentView } from '../protocol';
 

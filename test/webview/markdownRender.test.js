@@ -1,8 +1,10 @@
-// Streamed markdown (src/webview/markdownStream.ts) against a one-shot rendering, as a property:
+// Streamed markdown (src/webview/markdownRender.ts) against a one-shot rendering, as a property:
 // for random texts from a corpus of what breaks incremental parsers (fences split and left open,
 // nested and loose lists, tables whose delimiter row comes later, links and emphasis split across
 // chunks, setext underlines, reference definitions, HTML-looking text, tabs, CRLF and CR), cut
 // into random chunks, the DOM after every chunk must equal renderMarkdown of the text so far.
+// The module side runs with shelves of a few dozen characters (SHELF), so these short texts are
+// cut into shelves as a long answer is, and where a shelf ends is tested as often as the rest.
 //
 // Where it runs: headless Chromium (DOMPurify needs a real DOM, and the panel's is Chromium's),
 // on a small bundle esbuild builds here from the panel's own markdown modules, so patchMarkdown
@@ -19,6 +21,8 @@ const fc = require('fast-check');
 const h = require('./harness');
 
 const SEED = Number(process.env.FC_SEED ?? 1515);
+/** Characters per shelf on the module side: a few blocks of the corpus below. */
+const SHELF = 40;
 
 let env;
 let probe; // a page with the test bundle: window.__probe
@@ -26,17 +30,16 @@ test.before(async () => {
   env = await h.launch();
   const bundle = await build({
     stdin: {
-      contents: `import { renderMarkdown } from './src/webview/markdown';
-import { patchMarkdown } from './src/webview/markdownStream';
+      contents: `import { patchMarkdown, renderMarkdown } from './src/webview/markdownRender';
 const html = (fragment) => { const el = document.createElement('div'); el.append(fragment); return el.innerHTML; };
 window.__probe = {
-  oneShot: (texts) => texts.map((text) => html(renderMarkdown(text))),
+  oneShot: (texts, shelf) => texts.map((text) => html(renderMarkdown(text, shelf))),
   // Each text in turn into one element: the first step whose DOM differs from a one-shot rendering.
-  stream(texts) {
+  stream(texts, shelf) {
     const el = document.createElement('div');
     for (const [step, text] of texts.entries()) {
-      patchMarkdown(el, text);
-      const want = html(renderMarkdown(text));
+      patchMarkdown(el, text, shelf);
+      const want = html(renderMarkdown(text, shelf));
       if (el.innerHTML !== want) return { step, text, got: el.innerHTML, want };
     }
     return null;
@@ -80,6 +83,7 @@ const CORPUS = [
   '*emphasis* and **strong** and ~~struck~~ and `code` and _under_ and snake_case_name',
   '**unclosed strong and *unclosed em',
   '# Heading\n## Sub heading',
+  '***',
   'Setext heading\n===',
   'Para above\n---',
   '#',
@@ -144,7 +148,7 @@ const EXAMPLES = [
 test('streamed markdown equals a one-shot rendering after every chunk (property, module in Chromium)', async () => {
   await fc.assert(
     fc.asyncProperty(streamed, async (texts) => {
-      const mismatch = await probe.evaluate((t) => window.__probe.stream(t), texts);
+      const mismatch = await probe.evaluate(([t, s]) => window.__probe.stream(t, s), [texts, SHELF]);
       assert.equal(mismatch, null, `after chunk ${mismatch?.step} of ${JSON.stringify(texts.at(-1))}:\n got  ${mismatch?.got}\n want ${mismatch?.want}`);
     }),
     { seed: SEED, numRuns: 500, examples: EXAMPLES.map((texts) => [texts]) },
@@ -156,7 +160,7 @@ test('a text replaced by any other (not appended to) still renders as a one-shot
   const texts = fc.array(streamed.chain((prefixes) => fc.constantFrom(...prefixes)), { minLength: 2, maxLength: 6 });
   await fc.assert(
     fc.asyncProperty(texts, async (list) => {
-      const mismatch = await probe.evaluate((t) => window.__probe.stream(t), list);
+      const mismatch = await probe.evaluate(([t, s]) => window.__probe.stream(t, s), [list, SHELF]);
       assert.equal(mismatch, null, `at step ${mismatch?.step} (${JSON.stringify(mismatch?.text)}):\n got  ${mismatch?.got}\n want ${mismatch?.want}`);
     }),
     { seed: SEED, numRuns: 200 },
@@ -187,5 +191,54 @@ test('in the panel, a restored answer or thought streamed by append messages sho
       }),
       { seed: SEED, numRuns: 60, examples: EXAMPLES.map((texts) => [texts, 'agent']) },
     );
+  });
+});
+
+/**
+ * A long answer as agents write them, with what a shelf must not move: headings and rules right
+ * after paragraphs, lists, code, tables and quotes.
+ */
+function longAnswer(sections) {
+  const out = [];
+  for (let i = 0; i < sections; i++) {
+    // Paragraphs of varied length, so shelves end before every kind of block.
+    const words = 'It keeps the order of events. '.repeat(1 + ((i * 7) % 13));
+    out.push(`## Step ${i}`, `The reader in \`src/reader${i}.ts\` returns early. ${words}`, '***', `### Why ${i}`, words);
+    out.push(`- read it\n- keep the old behaviour\n  - note the edge case`, `\`\`\`ts\nexport const step${i} = ${i};\n\`\`\``);
+    out.push(`| file | change |\n| --- | --- |\n| src/reader${i}.ts | guard |`, `> Note ${i}.`, `#### Detail ${i}\nA paragraph right under its heading.`);
+  }
+  return `${out.join('\n\n')}\n\nThe end.`;
+}
+
+test('a long answer streamed into the panel is cut into shelves that move no text (layout)', async () => {
+  const text = longAnswer(150);
+  assert.ok(text.length > 60_000, 'test bug: the answer is too short to be shelved');
+  await h.withPanel(env, {}, async (page) => {
+    await h.send(page, h.snapshot([{ kind: 'agent', text: text.slice(0, 20_000) }]));
+    for (let at = 20_000; at < text.length; at += 1_500) await h.send(page, { type: 'append', index: 0, text: text.slice(at, at + 1_500) });
+    await h.waitForFrame(page);
+    const layout = await page.evaluate(() => {
+      const markdown = document.querySelector('#transcript .entry[data-index="0"] .markdown');
+      const shelves = [...markdown.querySelectorAll(':scope > .md-shelf')];
+      // Laid out as an on-screen shelf is (content-visibility: auto is layout, style and paint
+      // containment there), so every shelf is measured, not only those in view.
+      for (const shelf of shelves) shelf.style.cssText = 'content-visibility: visible; contain: layout style paint';
+      const flat = markdown.cloneNode(true);
+      for (const shelf of flat.querySelectorAll(':scope > .md-shelf')) shelf.replaceWith(...shelf.childNodes);
+      markdown.after(flat);
+      const tops = (root) => {
+        const origin = root.getBoundingClientRect().top;
+        return [...root.querySelectorAll(':scope > :not(.md-shelf), :scope > .md-shelf > *')].map((el) => Math.round((el.getBoundingClientRect().top - origin) * 2) / 2);
+      };
+      return { shelves: shelves.length, shelved: tops(markdown), flat: tops(flat), heights: [markdown, flat].map((el) => el.getBoundingClientRect().height) };
+    });
+    assert.ok(layout.shelves >= 5, `${layout.shelves} shelves in a ${text.length}-character answer`);
+    assert.equal(layout.shelved.length, layout.flat.length);
+    const moved = layout.shelved.findIndex((top, i) => Math.abs(top - layout.flat[i]) > 0.5);
+    assert.equal(moved, -1, `block ${moved} is at ${layout.shelved[moved]} px in shelves, ${layout.flat[moved]} px without`);
+    assert.ok(Math.abs(layout.heights[0] - layout.heights[1]) <= 0.5, `heights ${layout.heights}`);
+    // And the shelves are the one-shot rendering's.
+    const shown = await page.evaluate(() => { const el = document.querySelector('#transcript .entry[data-index="0"] .markdown'); el.querySelectorAll('.md-shelf').forEach((s) => s.removeAttribute('style')); return el.innerHTML; });
+    assert.equal(shown, (await probe.evaluate((t) => window.__probe.oneShot(t), [text]))[0]);
   });
 });

@@ -1,0 +1,175 @@
+import { h } from './dom';
+import { md, sanitize } from './markdown';
+import { type Block, type ParsedBlocks, closesShelf, lastStable, parseBlocks } from './markdownBlocks';
+
+/**
+ * Agent markdown → DOM, in one go (renderMarkdown) or as it streams in (patchMarkdown), the two
+ * giving the same DOM.
+ *
+ * A long text is shown in shelves: `div.md-shelf` elements, each holding the blocks of at least
+ * SHELF_CHARS characters of its stable part (markdownBlocks.ts), which nothing appended can
+ * change. A shelf is `content-visibility: auto` (media/webview.css): off screen, the browser
+ * neither lays it out nor paints it, and one in view is a subtree the frame after a chunk finds
+ * unchanged. Without them, a chunk into a 100 KB answer made every frame lay out and walk every
+ * block of it again: 10 ms a chunk here, against 3 ms with shelves.
+ */
+export const SHELF_CHARS = 8192;
+
+/** The sanitized DOM of `text`, cut into shelves as patchMarkdown would. */
+export function renderMarkdown(text: string, shelfChars = SHELF_CHARS): DocumentFragment {
+  // No shelf closes before shelfChars characters: one parse and one sanitize, as most texts are.
+  if (text.length < shelfChars) return sanitize(md.render(text));
+  const { pieces } = layout(parseBlocks(text), shelfChars);
+  const fragment = document.createDocumentFragment();
+  // The shelves come first; the blocks after them in one sanitize call.
+  for (const piece of pieces) if (piece.shelf) fragment.append(shelfOf(sanitize(piece.html)));
+  fragment.append(sanitize(pieces.filter((piece) => !piece.shelf).map((piece) => piece.html).join('')));
+  return fragment;
+}
+
+/** `div.markdown` holding the sanitized rendering of `text`. */
+export function markdownBlock(text: string): HTMLElement {
+  const el = h('div', 'markdown');
+  el.append(renderMarkdown(text));
+  return el;
+}
+
+/** One or more blocks as the DOM shows them: a shelf, or one block not (yet) shelved. */
+interface Piece {
+  html: string;
+  shelf: boolean;
+  /** Where it starts in the text, if at a stable boundary. */
+  start: number | undefined;
+}
+
+/** A piece in the DOM: the nodes it was rendered as. */
+interface Group extends Piece {
+  nodes: ChildNode[];
+}
+
+/**
+ * What patchMarkdown left in an element: `groups` are, in DOM order, the shelves, then the open
+ * blocks (stable, not yet enough for a shelf), then the tail, one group per block.
+ */
+interface Shown {
+  text: string;
+  groups: Group[];
+  shelves: number;
+  /** Where the open shelf starts in `text`: the first open block's start. */
+  openStart: number;
+  /** The first tail group: the tail is what text appended later can change. */
+  tailGroup: number;
+  /** Where the tail starts in `text`: the last stable boundary (markdownBlocks.ts). */
+  tailStart: number;
+  /** ParsedBlocks.references: then every change parses the whole text again. */
+  references: boolean;
+}
+
+const shown = new WeakMap<Element, Shown>();
+
+/**
+ * Brings `el` up to `text`, rendered as markdown: the same DOM as renderMarkdown(text). When text
+ * was appended to what `el` shows (an answer streaming in), only the tail is parsed, and only
+ * its blocks whose HTML changed are sanitized and inserted again: the rest keep their nodes, so
+ * the browser does not lay them out again either. Any other change parses the whole text, and
+ * still keeps the nodes of the pieces that render as before.
+ */
+export function patchMarkdown(el: Element, text: string, shelfChars = SHELF_CHARS): void {
+  const state = shown.get(el);
+  if (state && !state.references && text.startsWith(state.text)) appendToTail(el, state, text, shelfChars);
+  else renderWhole(el, state, text, shelfChars);
+}
+
+function appendToTail(el: Element, state: Shown, text: string, shelfChars: number): void {
+  const { blocks, references } = parseBlocks(text.slice(state.tailStart));
+  if (references) {
+    renderWhole(el, state, text, shelfChars);
+    return;
+  }
+  const at = (block: Block): number | undefined => (block.stableStart === undefined ? undefined : state.tailStart + block.stableStart);
+  replaceGroups(el, state.groups, state.tailGroup, blocks.map((block) => ({ html: block.html, shelf: false, start: at(block) })));
+  const boundary = lastStable(blocks);
+  state.tailStart += blocks[boundary]?.stableStart ?? 0;
+  state.tailGroup += boundary;
+  state.text = text;
+  shelveOpenBlocks(el, state, shelfChars);
+}
+
+function renderWhole(el: Element, state: Shown | undefined, text: string, shelfChars: number): void {
+  const parsed = parseBlocks(text);
+  const { pieces, shelves, openStart, tailGroup, tailStart } = layout(parsed, shelfChars);
+  // Rendered whole by renderMarkdown (a new entry, or a snapshot's after a reload): which nodes
+  // are which block is unknown, so the first patch renders it again, and appends after it are
+  // incremental. New entries are not rendered by patchMarkdown: its state holds every block's
+  // HTML, and most entries never stream (the bench's 10,000-entry snapshot then took 7.4 MiB of
+  // heap instead of 4.5).
+  if (!state) el.replaceChildren();
+  const groups = state?.groups ?? [];
+  replaceGroups(el, groups, 0, pieces);
+  shown.set(el, { text, groups, shelves, openStart, tailGroup, tailStart, references: parsed.references });
+}
+
+/** How a whole text is shown, as Shown says, with pieces for its groups. */
+type Layout = Pick<Shown, 'shelves' | 'openStart' | 'tailGroup' | 'tailStart'> & { pieces: Piece[] };
+
+/** How a whole text is shown: its shelves, then its open blocks, then its tail. */
+function layout({ blocks, references }: ParsedBlocks, shelfChars: number): Layout {
+  const boundary = references ? 0 : lastStable(blocks);
+  const pieces: Piece[] = [];
+  let openStart = 0;
+  let open = 0; // the first block of the open shelf
+  for (let i = 1; i < boundary; i++) {
+    const { html, stableStart } = blocks[i];
+    if (!closesShelf(html, stableStart, openStart, shelfChars)) continue;
+    pieces.push({ html: blocks.slice(open, i).map((block) => block.html).join(''), shelf: true, start: openStart });
+    [open, openStart] = [i, stableStart];
+  }
+  const shelves = pieces.length;
+  for (const { html, stableStart } of blocks.slice(open)) pieces.push({ html, shelf: false, start: stableStart });
+  return { pieces, shelves, openStart, tailGroup: shelves + Math.max(0, boundary - open), tailStart: blocks[boundary]?.stableStart ?? 0 };
+}
+
+/** Puts the open blocks into shelves while one of them closes the open shelf (closesShelf). */
+function shelveOpenBlocks(el: Element, state: Shown, shelfChars: number): void {
+  const { groups } = state;
+  for (let i = state.shelves + 1; i < state.tailGroup; i++) {
+    const { html, start } = groups[i];
+    if (!closesShelf(html, start, state.openStart, shelfChars)) continue;
+    const run = groups.slice(state.shelves, i);
+    const shelf = shelfOf(...run.flatMap((group) => group.nodes));
+    el.insertBefore(shelf, groups.slice(i).find((group) => group.nodes.length > 0)?.nodes[0] ?? null);
+    groups.splice(state.shelves, run.length, { html: run.map((group) => group.html).join(''), shelf: true, start: state.openStart, nodes: [shelf] });
+    state.shelves++;
+    state.tailGroup -= run.length - 1;
+    state.openStart = start;
+    i = state.shelves;
+  }
+}
+
+function shelfOf(...nodes: Node[]): HTMLElement {
+  const shelf = h('div', 'md-shelf');
+  shelf.append(...nodes);
+  return shelf;
+}
+
+/**
+ * Makes `groups` from index `from` on show `pieces`: keeps the groups that show the same piece,
+ * up to the first that does not, removes the rest, and adds the pieces after them.
+ */
+function replaceGroups(el: Element, groups: Group[], from: number, pieces: Piece[]): void {
+  let kept = 0;
+  for (; kept < pieces.length && from + kept < groups.length; kept++) {
+    const group = groups[from + kept];
+    if (group.html !== pieces[kept].html || group.shelf !== pieces[kept].shelf) break;
+    group.start = pieces[kept].start; // a block's start can become stable as its line completes
+  }
+  for (const old of groups.splice(from + kept)) old.nodes.forEach((node) => node.remove());
+  const added = document.createDocumentFragment();
+  for (const piece of pieces.slice(kept)) {
+    const fragment = sanitize(piece.html);
+    const nodes = piece.shelf ? [shelfOf(fragment)] : [...fragment.childNodes];
+    groups.push({ ...piece, nodes });
+    added.append(...nodes);
+  }
+  el.append(added);
+}
