@@ -25,14 +25,16 @@ export function summariseDiff(path: string, oldText: string | null, newText: str
     for (const line of lines) if (preview.length <= DIFF_PREVIEW_LINES) preview.push(sign + withoutMark(line).slice(0, PREVIEW_LINE_CHARS));
   };
   const old = oldText ?? '';
-  // The lines both texts begin with are not diffed: a line diff takes them as they are anyway
-  // (its first step follows the common start), and an edit of a few lines of a long file then
-  // costs about the rest of the file, not all of it.
-  const start = sharedLines(old, newText);
-  const oldLines = lineTokens(old.slice(start));
-  const newLines = lineTokens(newText.slice(start));
+  // Only the lines between those both texts begin and end with are diffed: an edit of a few lines
+  // of a long file then costs about those lines, not the whole file. The counts are the same,
+  // for a shortest line diff keeps every common line at either end; where several shortest
+  // diffs exist, the preview may show another of them than a diff of the whole texts would.
+  const start = sharedStart(old, newText);
+  const end = sharedEnd(old, newText, start);
+  const oldLines = lineTokens(old.slice(start, old.length - end));
+  const newLines = lineTokens(newText.slice(start, newText.length - end));
   // All added or all removed needs no diff.
-  const diffable = oldLines.length > 0 && newLines.length > 0 && old.length + newText.length - 2 * start <= MAX_DIFF_CHARS;
+  const diffable = oldLines.length > 0 && newLines.length > 0 && old.length + newText.length - 2 * (start + end) <= MAX_DIFF_CHARS;
   const changes = diffable ? diffArrays(oldLines, newLines, { maxEditLength: MAX_EDIT_LENGTH }) : undefined;
   if (changes) {
     for (const change of changes) {
@@ -58,12 +60,26 @@ export function summariseDiff(path: string, oldText: string | null, newText: str
 const BLOCK = 1024;
 
 /** Where the whole lines that `a` and `b` both begin with end. */
-function sharedLines(a: string, b: string): number {
+function sharedStart(a: string, b: string): number {
   const max = Math.min(a.length, b.length);
   let i = 0;
   while (i + BLOCK <= max && a.slice(i, i + BLOCK) === b.slice(i, i + BLOCK)) i += BLOCK;
   while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i === 0 ? 0 : a.lastIndexOf('\n', i - 1) + 1;
+}
+
+/** How long the whole lines are that `a` and `b` both end with, after their first `start` characters. */
+function sharedEnd(a: string, b: string, start: number): number {
+  const max = Math.min(a.length, b.length) - start;
+  let n = 0;
+  while (n + BLOCK <= max && a.slice(a.length - n - BLOCK, a.length - n) === b.slice(b.length - n - BLOCK, b.length - n)) n += BLOCK;
+  while (n < max && a.charCodeAt(a.length - n - 1) === b.charCodeAt(b.length - n - 1)) n++;
+  // Whole lines: the shared end starts after a line break (or the shared start) in both texts,
+  // else after the first line break inside it.
+  const lineStart = (text: string, at: number) => at === start || text.charCodeAt(at - 1) === 10;
+  if (lineStart(a, a.length - n) && lineStart(b, b.length - n)) return n;
+  const next = a.indexOf('\n', a.length - n);
+  return next === -1 ? 0 : a.length - next - 1;
 }
 
 /**

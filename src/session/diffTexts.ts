@@ -23,8 +23,8 @@ interface Diff {
   readonly toolCallId: string;
   view: DiffSummary;
   source: DiffSource | undefined;
-  /** Tells a repeated diff without comparing whole texts, once they are dropped. */
-  readonly fingerprint: string;
+  /** Tells a repeated diff without comparing whole texts, once they are dropped (taken then). */
+  fingerprint?: string;
   readonly size: number;
 }
 
@@ -88,7 +88,7 @@ export class DiffTexts {
 
   private make(toolCallId: string, source: DiffSource): Diff {
     const view = summariseDiff(source.path, source.oldText, source.newText);
-    return { toolCallId, view, source, fingerprint: fingerprintOf(source), size: (source.oldText?.length ?? 0) + source.newText.length };
+    return { toolCallId, view, source, size: (source.oldText?.length ?? 0) + source.newText.length };
   }
 
   /** Keeps `diff`'s texts, dropping the oldest others' (their tool calls go to `dropped`) until they fit; too big on its own, it keeps none. */
@@ -109,6 +109,7 @@ export class DiffTexts {
   }
 
   private drop(diff: Diff): void {
+    if (diff.source) diff.fingerprint = fingerprintOf(diff.source);
     diff.source = undefined;
     diff.view = { ...diff.view, textsDropped: true };
   }

@@ -2,7 +2,7 @@
 // transcript a user would see after a sequence of session/updates.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { diffLines } from 'diff';
+import { diffArrays, diffLines } from 'diff';
 import { SessionUpdateSchema } from '../../src/protocol';
 import { Transcript } from '../../src/session/transcript';
 import { DIFF_PREVIEW_LINES, summariseDiff } from '../../src/session/diffSummary';
@@ -153,18 +153,27 @@ test('a tool call update that repeats a diff keeps its summary; a changed diff i
   assert.equal(render(t.entries), 'tool e [completed] Edit (edit) {diff /w/a.ts +1 -1: -one +three}');
 });
 
-/** A card's summary as jsdiff's diffLines gives it: what summariseDiff must equal. */
+/**
+ * A card's summary as it must be: jsdiff's line counts for the whole texts (a shortest line
+ * diff), and the preview of jsdiff's line diff between the lines the texts begin and end with
+ * (whole lines, line endings included, found line by line rather than as summariseDiff does).
+ */
 const reference = (oldText: string, newText: string) => {
-  const hunkLines = (value: string) => value.split('\n').slice(0, value.endsWith('\n') ? -1 : undefined);
-  const preview: string[] = [];
   let added = 0;
   let removed = 0;
   for (const change of diffLines(oldText, newText)) {
-    if (!change.added && !change.removed) continue;
-    const hunk = hunkLines(change.value);
-    if (change.added) added += hunk.length;
-    else removed += hunk.length;
-    preview.push(...hunk.map((line) => (change.added ? '+' : '-') + line));
+    if (change.added) added += change.count ?? 0;
+    else if (change.removed) removed += change.count ?? 0;
+  }
+  const lines = (text: string) => text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const [a, b] = [lines(oldText), lines(newText)];
+  let start = 0;
+  while (start < Math.min(a.length, b.length) && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < Math.min(a.length, b.length) - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const preview: string[] = [];
+  for (const change of diffArrays(a.slice(start, a.length - end), b.slice(start, b.length - end))) {
+    if (change.added || change.removed) preview.push(...change.value.map((line) => (change.added ? '+' : '-') + line.replace(/\n$/, '')));
   }
   return { added, removed, preview: preview.slice(0, DIFF_PREVIEW_LINES) };
 };
@@ -181,17 +190,18 @@ test('diff summaries are the ones a line diff (jsdiff diffLines) gives, line end
   }
 });
 
-test('diff summaries of longer texts, edited anywhere, are still the line diff’s (the common start is not diffed)', () => {
+test('diff summaries of longer texts, edited anywhere, are still the line diff’s (the common start and end are not diffed)', () => {
   let seed = 7;
   const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
   const line = () => ['a', 'b', 'c', '', 'a long line that repeats itself '.repeat(1 + random(10))][random(5)] + ['\n', '\r\n', ''][random(3)];
   const text = (lines: number) => Array.from({ length: lines }, line).join('');
   for (let i = 0; i < 3000; i++) {
-    // A shared start (often past a block of 1024 characters), then texts that differ. Lines stay
-    // under the preview's 400 characters, which the reference does not cut.
+    // A shared start and end (often past a block of 1024 characters), and texts that differ
+    // between them. Lines stay under the preview's 400 characters, which the reference does not cut.
     const shared = text(random(3) === 0 ? 0 : random(200));
-    const oldText = shared + text(random(8));
-    const newText = shared + text(random(8));
+    const sharedEnd = text(random(3) === 0 ? 0 : random(200));
+    const oldText = shared + text(random(8)) + sharedEnd;
+    const newText = shared + text(random(8)) + sharedEnd;
     const { added, removed, preview } = summariseDiff('p', oldText, newText);
     assert.deepEqual({ added, removed, preview }, reference(oldText, newText), JSON.stringify({ oldText, newText }));
   }
