@@ -92,7 +92,8 @@ function appendToTail(el: Element, state: Shown, text: string, shelfChars: numbe
   state.tailStart += blocks[boundary]?.stableStart ?? 0;
   state.tailGroup += boundary;
   state.text = text;
-  shelveOpenBlocks(el, state, shelfChars);
+  // Only blocks that just became stable can close a shelf: the open ones were checked before.
+  if (boundary > 0) shelveOpenBlocks(el, state, shelfChars);
 }
 
 function renderWhole(el: Element, state: Shown | undefined, text: string, shelfChars: number): void {
