@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import type { LaunchSpec } from '../agent/process';
-import { legacyTerminalAuth } from '../protocol';
+import { acpSchemas } from '../protocol/lazySchemas';
 import type { AuthMethod } from '../protocol';
 import { resolveCommand } from './mcpServers';
 
@@ -43,7 +43,7 @@ export function loginCommand(method: AuthMethod, launched: LaunchSpec): LoginCom
     const args = [...launched.args, ...(method.args ?? [])];
     return { command: launched.command, args, env: { ...launched.env, ...methodEnv }, cwd: launched.cwd, methodEnv, needsConsent: false };
   }
-  const legacy = legacyTerminalAuth(method);
+  const legacy = acpSchemas().legacyTerminalAuth(method);
   if (!legacy) return undefined;
   return {
     command: legacy.command,

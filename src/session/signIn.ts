@@ -2,7 +2,7 @@ import type { RunningAgent } from '../agent/launch';
 import { RequestAbortedError } from '../agent/connectionErrors';
 import { agentMethods } from '../protocol/methods';
 import { ErrorCodes } from '../protocol/errors';
-import { legacyTerminalAuth } from '../protocol';
+import { acpSchemas } from '../protocol/lazySchemas';
 import type { AuthMethod } from '../protocol';
 import { loginCommand } from '../runtime/loginCommand';
 import type { AgentDefinition, AgentPorts } from '../runtime/ports';
@@ -91,7 +91,7 @@ export class SignIn {
 
   /** How a method signs in, as the panel shows it: with a login terminal, the older `_meta["terminal-auth"]` form is a terminal sign-in. */
   private kind(method: AuthMethod): AuthMethodInfo['type'] {
-    if (this.ports.runLoginTerminal && legacyTerminalAuth(method)) return 'terminal';
+    if (this.ports.runLoginTerminal && acpSchemas().legacyTerminalAuth(method)) return 'terminal';
     return method.type ?? 'agent';
   }
 

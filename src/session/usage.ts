@@ -1,4 +1,4 @@
-import { metaUsage } from '../protocol';
+import { acpSchemas } from '../protocol/lazySchemas';
 import type { PromptResponse, UsageUpdate } from '../protocol';
 import type { SessionSnapshot, TurnUsage } from './model';
 
@@ -15,13 +15,13 @@ export function turnUsage(response: PromptResponse): TurnUsage | undefined {
         cachedWrite: usage.cachedWriteTokens ?? null,
       }
     : null;
-  const { cost, quota } = metaUsage(response._meta);
+  const { cost, quota } = acpSchemas().metaUsage(response._meta);
   return tokens || cost || quota ? { tokens, cost, quota } : undefined;
 }
 
 /** The context window a `usage_update` reports; a cost only in its `_meta` counts too. */
 export function contextUsage(update: UsageUpdate): SessionSnapshot['usage'] {
-  const { cost, quota } = metaUsage(update._meta);
+  const { cost, quota } = acpSchemas().metaUsage(update._meta);
   const stated = update.cost ? { amount: update.cost.amount, currency: update.cost.currency } : null;
   return { used: update.used, size: update.size, cost: stated ?? cost, quota };
 }

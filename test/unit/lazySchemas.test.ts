@@ -1,0 +1,34 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+
+// src/protocol/lazySchemas.ts: ACP's zod schemas are built at their first use, not when the
+// extension loads. Checked in a fresh process, as an extension host loads the extension once.
+
+function inFreshProcess(body: string): unknown {
+  const schema = require.resolve('../../src/protocol/schema');
+  const script = `
+    const loaded = () => Object.keys(require.cache).includes(${JSON.stringify(schema)});
+    ${body}`;
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+}
+
+test('the session layer and the method table load without building the schemas; reading a method\'s schema builds them', () => {
+  const result = inFreshProcess(`
+    require(${JSON.stringify(require.resolve('../../src/session/agentSession'))});
+    const { agentMethods, clientMethods } = require(${JSON.stringify(require.resolve('../../src/protocol/methods'))});
+    const before = loaded();
+    const name = agentMethods.sessionPrompt.method;
+    const afterName = loaded();
+    const parsed = clientMethods.sessionUpdate.params.safeParse({ sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } } });
+    console.log(JSON.stringify({ before, name, afterName, after: loaded(), success: parsed.success }));`);
+  assert.deepEqual(result, { before: false, name: 'session/prompt', afterName: false, after: true, success: true });
+});
+
+test('a method\'s getter gives the same schema object every time', () => {
+  const result = inFreshProcess(`
+    const { agentMethods } = require(${JSON.stringify(require.resolve('../../src/protocol/methods'))});
+    const schemas = require(${JSON.stringify(require.resolve('../../src/protocol/schema'))});
+    console.log(JSON.stringify([agentMethods.initialize.params === agentMethods.initialize.params, agentMethods.initialize.result === schemas.InitializeResponseSchema]));`);
+  assert.deepEqual(result, [true, true]);
+});
