@@ -56,6 +56,43 @@ export function summariseDiff(path: string, oldText: string | null, newText: str
   };
 }
 
+/**
+ * summariseDiff, computed when one of its counts is first read: by the panel (view/projection.ts)
+ * or the transcript's save, at most once a frame, rather than for every update that carries a
+ * diff. An agent that streams an edit resends it many times, and a session replayed by
+ * `session/load` carries thousands of diffs before anything is shown. The counts are own,
+ * enumerable getters, so a spread, JSON and zod read them like any other property; the texts are
+ * released once they are computed.
+ */
+export function deferredSummary(path: string, oldText: string | null, newText: string): DiffSummary {
+  let texts: { oldText: string | null; newText: string } | undefined = { oldText, newText };
+  let summary: DiffSummary | undefined;
+  const counted = (): DiffSummary => {
+    if (!summary) {
+      summary = summariseDiff(path, texts!.oldText, texts!.newText);
+      texts = undefined;
+    }
+    return summary;
+  };
+  return {
+    type: 'diff',
+    path,
+    isNewFile: oldText === null,
+    get added() {
+      return counted().added;
+    },
+    get removed() {
+      return counted().removed;
+    },
+    get preview() {
+      return counted().preview;
+    },
+    get previewTruncated() {
+      return counted().previewTruncated;
+    },
+  };
+}
+
 /** Characters compared at once (one native comparison) before the last block is walked. */
 const BLOCK = 1024;
 

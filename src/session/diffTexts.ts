@@ -1,4 +1,4 @@
-import { summariseDiff } from './diffSummary';
+import { deferredSummary } from './diffSummary';
 import type { DiffSummary } from './model';
 
 /** The full texts behind a diff card, kept because the card only carries a summary. */
@@ -87,7 +87,7 @@ export class DiffTexts {
   }
 
   private make(toolCallId: string, source: DiffSource): Diff {
-    const view = summariseDiff(source.path, source.oldText, source.newText);
+    const view = deferredSummary(source.path, source.oldText, source.newText);
     return { toolCallId, view, source, size: (source.oldText?.length ?? 0) + source.newText.length };
   }
 

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { diffArrays, diffLines } from 'diff';
 import { SessionUpdateSchema } from '../../src/protocol';
 import { Transcript } from '../../src/session/transcript';
-import { DIFF_PREVIEW_LINES, summariseDiff } from '../../src/session/diffSummary';
+import { DIFF_PREVIEW_LINES, deferredSummary, summariseDiff } from '../../src/session/diffSummary';
+import { EntryViewSchema } from '../../src/webview-protocol/entries';
 import type { EntryView, ToolContentView } from '../../src/webview-protocol/entries';
 import { sliceLines } from '../../src/workspace/lines';
 
@@ -205,6 +206,22 @@ test('diff summaries of longer texts, edited anywhere, are still the line diffâ€
     const { added, removed, preview } = summariseDiff('p', oldText, newText);
     assert.deepEqual({ added, removed, preview }, reference(oldText, newText), JSON.stringify({ oldText, newText }));
   }
+});
+
+test('a card\'s summary, computed when first read, reads the same every way the panel, the save and the export read it', () => {
+  const oldText = Array.from({ length: 200 }, (_, i) => `line ${i}\n`).join('');
+  const newText = oldText.replace('line 10\n', 'line ten\n').replace('line 150\n', '');
+  for (const [before, after] of [[oldText, newText], [null, newText], ['', '']] as const) {
+    const eager = summariseDiff('/w/a.ts', before, after);
+    assert.deepEqual({ ...deferredSummary('/w/a.ts', before, after) }, eager, 'a spread');
+    assert.equal(JSON.stringify(deferredSummary('/w/a.ts', before, after)), JSON.stringify(eager), 'JSON');
+    assert.deepEqual(deferredSummary('/w/a.ts', before, after), eager, 'property by property');
+    const card = (content: unknown) => EntryViewSchema.parse({ kind: 'tool', toolCallId: 'e', title: 'Edit', toolKind: 'edit', status: 'completed', content: [content], locations: [] });
+    assert.deepEqual(card(deferredSummary('/w/a.ts', before, after)), card(eager), 'zod (what the panel is posted)');
+  }
+  const lazy = deferredSummary('/w/a.ts', oldText, newText);
+  assert.equal(lazy.preview, lazy.preview, 'computed once: the same preview array every time');
+  assert.deepEqual([lazy.added, lazy.removed, lazy.preview], [1, 2, ['-line 10', '+line ten', '-line 150']]);
 });
 
 test('terminal output reaches every card embedding the terminal, also cards that embed it later', () => {
