@@ -21,8 +21,8 @@ const OLD = source(100);
 const edited = (n) => OLD.map((line, i) => ((i + n) % 25 === 0 ? `${line} edited ${n}` : line)).join('\n');
 
 /**
- * A session whose transcript holds `size` entries: a plan, a tool call, a plan by id and a
- * compaction near the start (so a fold that searches back for them walks everything), then prompts, answers and finished tool calls.
+ * A session whose transcript holds `size` entries: a plan, a tool call, a plan by id, a
+ * compaction and a card embedding a client terminal near the start (so a fold that searches back for them walks everything), then prompts, answers and finished tool calls.
  */
 function session(size) {
   const model = { transcript: new Transcript(), session: new SessionState(), log };
@@ -31,6 +31,7 @@ function session(size) {
   fold({ sessionUpdate: 'tool_call', toolCallId: 'early', title: 'Edit early', kind: 'edit', status: 'in_progress' });
   fold({ sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'early', entries: [] } });
   fold({ sessionUpdate: 'compaction_update', compactionId: 'early', status: 'in_progress' });
+  fold({ sessionUpdate: 'tool_call', toolCallId: 'early_run', title: 'Run early', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'early' }] });
   for (let i = 0; model.transcript.entries.length < size; i++) {
     if (i % 3 === 0) model.transcript.addUserPrompt(`prompt ${i}`);
     else if (i % 3 === 1) fold({ sessionUpdate: 'agent_message_chunk', content: text(`answer ${i} `) });
@@ -38,7 +39,9 @@ function session(size) {
   }
   // What streams next goes into an answer at the end, as in a live turn.
   fold({ sessionUpdate: 'agent_message_chunk', content: text('live ') });
-  return { model, fold };
+  // A client terminal's output is not a session/update: the host hands it to the transcript's cards.
+  const apply = (update) => (update.terminalOutput ? model.transcript.tools.updateTerminal('early', update.terminalOutput) : fold(update));
+  return { model, fold: apply };
 }
 
 /** The updates each kind's row folds: update `n` of a run, as the wire would carry it. */
@@ -59,6 +62,7 @@ const KINDS = {
     plan: { type: 'items', planId: 'early', entries: Array.from({ length: 6 }, (_, i) => ({ content: `step ${i}`, priority: 'medium', status: i < n % 6 ? 'completed' : 'pending' })) },
   }),
   'compaction_update (near the start)': (n) => ({ sessionUpdate: 'compaction_update', compactionId: 'early', status: n % 2 ? 'in_progress' : 'completed' }),
+  'client terminal output (card near the start)': (n) => ({ terminalOutput: { output: `line ${n}\n`, truncated: false, exitStatus: null } }),
   'notice': (n) => ({ sessionUpdate: 'notice', severity: 'info', title: `Notice ${n}` }),
   'usage_update': (n) => ({ sessionUpdate: 'usage_update', used: 1000 + n, size: 200_000 }),
   'available_commands_update': (n) => ({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: `Review ${n % 3}` }, { name: 'test', description: 'Run the tests' }] }),

@@ -21,6 +21,8 @@ export class ToolCards {
   private readonly diffs: DiffTexts;
   /** What each client terminal has shown, for the cards that embed it (and for cards that embed it later). */
   private readonly terminals = new Map<string, TerminalState>();
+  /** Per client terminal, the cards that embed it: its output updates those, whatever the number of cards. */
+  private readonly embedding = new Map<string, Set<string>>();
   /** The cards announced or updated in the turn that runs, if one does: what its end may mark unfinished. */
   private turn: Set<string> | undefined;
 
@@ -80,6 +82,7 @@ export class ToolCards {
     if (update.rawOutput != null) patch.rawOutput = rawJson(update.rawOutput);
     // An update for a call never announced still shows: protocol drift stays visible.
     const card = this.entry(update.toolCallId) ?? { kind: 'tool', toolCallId: update.toolCallId, title: 'Tool call', toolKind: 'other', status: 'pending', content: [], locations: [] };
+    if (patch.content) this.indexTerminals(update.toolCallId, card.content, patch.content);
     this.cards.set({ ...card, ...patch });
     // Earlier cards whose diffs lost their full texts to make room say so.
     for (const toolCallId of dropped) {
@@ -108,9 +111,9 @@ export class ToolCards {
   /** A client terminal produced output or ended: every card embedding it shows the new state. */
   updateTerminal(terminalId: string, state: TerminalState): void {
     this.terminals.set(terminalId, state);
-    for (const toolCallId of this.cards.ids()) {
+    for (const toolCallId of this.embedding.get(terminalId) ?? []) {
       const entry = this.entry(toolCallId);
-      if (!entry || !entry.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) continue;
+      if (!entry) continue;
       const content = entry.content.map((c) => (c.type === 'terminal' && c.terminalId === terminalId ? { ...c, ...state } : c));
       this.cards.set({ ...entry, content });
     }
@@ -119,6 +122,7 @@ export class ToolCards {
   /** Indexes the cards of a restored transcript. */
   restored(entries: readonly Entry[]): void {
     this.cards.restored(entries);
+    for (const entry of entries) if (entry.kind === 'tool') this.indexTerminals(entry.toolCallId, [], entry.content);
   }
 
   clear(): void {
@@ -126,6 +130,17 @@ export class ToolCards {
     this.cards.clear();
     this.diffs.clear();
     this.terminals.clear();
+    this.embedding.clear();
+  }
+
+  /** A card's content went from `before` to `after`: it embeds the terminals of `after` now. */
+  private indexTerminals(toolCallId: string, before: readonly ToolContent[], after: readonly ToolContent[]): void {
+    for (const c of before) if (c.type === 'terminal') this.embedding.get(c.terminalId)?.delete(toolCallId);
+    for (const c of after) {
+      if (c.type !== 'terminal') continue;
+      const cards = this.embedding.get(c.terminalId) ?? new Set<string>();
+      this.embedding.set(c.terminalId, cards.add(toolCallId));
+    }
   }
 
   private contentView(content: Exclude<ToolCallContent, { type: 'diff' }>): ToolContent {

@@ -237,6 +237,20 @@ test('terminal output reaches every card embedding the terminal, also cards that
   );
 });
 
+test('terminal output reaches the cards embedding the terminal now: not one whose content moved on, and those of a restored transcript', () => {
+  const t = fold([
+    { sessionUpdate: 'tool_call', toolCallId: 'run', title: 'Run', kind: 'execute', content: [{ type: 'terminal', terminalId: 'term-1' }] },
+    { sessionUpdate: 'tool_call', toolCallId: 'moved', title: 'Moved', kind: 'execute', content: [{ type: 'terminal', terminalId: 'term-1' }] },
+    { sessionUpdate: 'tool_call_update', toolCallId: 'moved', content: [{ type: 'content', content: { type: 'text', text: 'done' } }] },
+  ]);
+  t.tools.updateTerminal('term-1', { output: 'one\n', truncated: false, exitStatus: null });
+  assert.equal(render(t.entries), 'tool run [pending] Run (execute) {terminal term-1: "one\\n"}\ntool moved [pending] Moved (execute) {done}');
+  const restored = new Transcript();
+  restored.restore(t.entries);
+  restored.tools.updateTerminal('term-1', { output: 'two\n', truncated: false, exitStatus: null });
+  assert.equal(render(restored.entries), 'tool run [unfinished] Run (execute) {terminal term-1: "two\\n"}\ntool moved [unfinished] Moved (execute) {done}');
+});
+
 test('clear drops every entry and says so', () => {
   const t = fold([text('agent_message_chunk', 'old'), { sessionUpdate: 'tool_call', toolCallId: 'a', title: 'A' }]);
   const events: string[] = [];
