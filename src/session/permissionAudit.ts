@@ -6,7 +6,7 @@ import { withdrawOnCancel } from './withdraw';
 /** What a permission asked of the user is recorded with: the agent, the transcript (which asks), the audit port. */
 export interface PermissionAuditContext {
   agent: string;
-  transcript: Pick<Transcript, 'questions' | 'entries'>;
+  transcript: Pick<Transcript, 'questions' | 'tools'>;
   record: ((event: NewAuditEvent) => void) | undefined;
 }
 
@@ -21,9 +21,8 @@ export function askAudited({ agent, transcript, record }: PermissionAuditContext
   const answer = transcript.questions.askPermission(request.toolCall, request.options);
   withdrawOnCancel(signal, answer, () => transcript.questions.withdraw({ permission: toolCallId }));
   if (!record) return answer;
-  const card = transcript.entries.findLast((e) => e.kind === 'tool' && e.toolCallId === toolCallId);
   // The card has the title the tool call was announced with, or this request's.
-  const event = { agent, sessionId: request.sessionId, kind: 'permission', target: card?.kind === 'tool' ? card.title : toolCallId } as const;
+  const event = { agent, sessionId: request.sessionId, kind: 'permission', target: transcript.tools.entry(toolCallId)?.title ?? toolCallId } as const;
   record({ ...event, decision: 'asked', by: 'default', detail: `options: ${request.options.map((o) => o.name).join(', ')}` });
   return answer.then((response) => {
     const { outcome } = response;
