@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { AgentHost } from './host/agentHost';
-import { processGroups } from './agent/processGroups';
 import type { ShutdownReport } from './agent/processGroups';
 
 /** What the polite stops of agents and terminals get at deactivate; the SIGKILLs after it take no time. */
@@ -31,5 +30,7 @@ export function activate(context: vscode.ExtensionContext): AcpHostApi | undefin
  * An extension host that dies without getting here is covered by the watchdog (agent/groupWatchdog.ts).
  */
 export function deactivate(): Promise<ShutdownReport> {
+  // The process groups are required where the first agent or terminal starts (runtime/agentStack.ts); a window that started none loads them only now.
+  const { processGroups } = require('./agent/processGroups') as typeof import('./agent/processGroups');
   return processGroups.shutdown(SHUTDOWN_BUDGET_MS);
 }

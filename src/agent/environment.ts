@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-
 /**
  * Editors started from a GUI lack the PATH that nvm, asdf, fnm or direnv set up in the user's
  * shell, so `npx` or `claude-code-acp` are "not found". Like VS Code itself, ask the login
@@ -56,6 +54,8 @@ export function resolveLoginShellEnv(base: Env = currentEnv(), platform = proces
   // -i as well as -l: nvm and friends are usually set up in the rc file, not the profile.
   const interactive = /(bash|zsh|fish)$/.test(shell) ? ['-i'] : [];
   const script = `printf '${MARK}'; env -0; printf '${MARK}'`;
+  // Required here, at an agent's first start: the settings read this module at activation, when nothing runs yet.
+  const { execFile } = require('node:child_process') as typeof import('node:child_process');
   return new Promise((resolve) => {
     execFile(
       shell,

@@ -6,21 +6,8 @@ import type { ExitInfo, LaunchSpec } from './process';
 import { agentMethods } from '../protocol/methods';
 import type { ClientCapabilities, Implementation, InitializeResponse } from '../protocol';
 import { PROTOCOL_VERSION } from '../protocol/version';
-
-export type StartFailure = 'not-found' | 'spawn-failed' | 'exited' | 'timeout' | 'unsupported-version' | 'protocol';
-
-/** Why an agent did not come up, in words a user can act on: exit code and the end of stderr included. */
-export class AgentStartError extends Error {
-  constructor(
-    readonly failure: StartFailure,
-    message: string,
-    readonly exit: ExitInfo | undefined,
-    readonly stderrTail: string[],
-  ) {
-    super(stderrTail.length > 0 ? `${message}\nLast lines of its stderr:\n${stderrTail.join('\n')}` : message);
-    this.name = 'AgentStartError';
-  }
-}
+import { AgentStartError, describeExit } from './startError';
+import type { StartFailure } from './startError';
 
 export interface StartOptions extends ConnectionOptions {
   name: string;
@@ -37,11 +24,6 @@ export interface RunningAgent {
 }
 
 const STDERR_TAIL_LINES = 15;
-
-export function describeExit(exit: ExitInfo): string {
-  if (exit.signal) return `was killed by ${exit.signal}`;
-  return `exited with code ${exit.code}`;
-}
 
 /**
  * Spawns the agent and runs `initialize`, raced against the process exiting and a timeout, so

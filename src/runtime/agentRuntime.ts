@@ -1,5 +1,6 @@
-import { startAgent, describeExit } from '../agent/launch';
 import type { RunningAgent } from '../agent/launch';
+import { describeExit } from '../agent/startError';
+import { agentStack } from './agentStack';
 import type { ConnectionLog } from '../agent/connection';
 import { agentMethods } from '../protocol/methods';
 import { ErrorCodes } from '../protocol/errors';
@@ -285,7 +286,7 @@ export class AgentRuntime {
     let running: RunningAgent;
     try {
       const spec = await this.launchSpec();
-      running = await startWithFallback(spec.args, this.agent.fallbackArgs ?? [], (args) => startAgent(
+      running = await startWithFallback(spec.args, this.agent.fallbackArgs ?? [], (args) => agentStack().startAgent(
         { ...spec, args: [...args] },
         {
           name: this.agent.name,

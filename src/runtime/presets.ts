@@ -1,7 +1,7 @@
 // Launch commands for the agents people actually run (their data: presetCatalog.ts), and what to
 // do when one does not start. No `vscode` import: the selection logic is unit-tested in plain Node.
-import { AgentStartError } from '../agent/launch';
-import type { StartFailure } from '../agent/launch';
+import { AgentStartError } from '../agent/startError';
+import type { StartFailure } from '../agent/startError';
 import { PRESETS } from './presetCatalog';
 import type { PresetEntry } from './presetCatalog';
 

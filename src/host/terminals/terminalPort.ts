@@ -4,8 +4,7 @@ import * as vscode from 'vscode';
 import type { ConnectionLog } from '../../agent/connection';
 import { withoutHostInternals } from '../../agent/environment';
 import type { Env } from '../../agent/environment';
-import { TerminalManager } from '../../agent/terminals';
-import type { CreateTerminalOptions, TerminalExit, TerminalSnapshot } from '../../agent/terminals';
+import type { CreateTerminalOptions, TerminalManager, TerminalExit, TerminalSnapshot } from '../../agent/terminals';
 import type {
   CreateTerminalRequest,
   CreateTerminalResponse,
@@ -49,19 +48,31 @@ const PENDING_MAX = MIB;
  * output for anyone who wants it. Closing that terminal kills the command.
  */
 export class TerminalPort implements TerminalPortContract {
-  private readonly manager: TerminalManager;
+  private started: TerminalManager | undefined;
   private readonly views = new Map<string, AgentTerminalView>();
   private readonly finished: AgentTerminalView[] = [];
 
-  constructor(private readonly options: TerminalPortOptions) {
-    this.manager = new TerminalManager({
+  constructor(private readonly options: TerminalPortOptions) {}
+
+  /**
+   * Made at the agent's first `terminal/create`: a port exists for every session from activation
+   * on, and TerminalManager loads child_process and the process groups, which most sessions
+   * never need (runtime/agentStack.ts).
+   */
+  private get manager(): TerminalManager {
+    return (this.started ??= this.startManager());
+  }
+
+  private startManager(): TerminalManager {
+    const { TerminalManager } = require('../../agent/terminals') as typeof import('../../agent/terminals');
+    const manager = new TerminalManager({
       baseEnv: () => this.environment(),
-      defaultCwd: options.roots()[0],
+      defaultCwd: this.options.roots()[0],
       defaultOutputByteLimit: () => setting('terminalOutputLimitMegabytes') * MIB,
-      ...options.manager,
+      ...this.options.manager,
     });
-    this.manager.onUpdate((id, state) => options.onUpdate(id, state));
-    this.manager.onData((id, event) => {
+    manager.onUpdate((id, state) => this.options.onUpdate(id, state));
+    manager.onData((id, event) => {
       const view = this.views.get(id);
       if (!view) return;
       if ('data' in event) view.write(event.data);
@@ -71,6 +82,7 @@ export class TerminalPort implements TerminalPortContract {
         this.retire(view);
       }
     });
+    return manager;
   }
 
   async create(request: CreateTerminalRequest): Promise<CreateTerminalResponse> {
@@ -103,12 +115,12 @@ export class TerminalPort implements TerminalPortContract {
 
   /** Kills every command (the agent stopped or its session ended); the port serves a restarted agent. */
   dispose(): void {
-    this.manager.dispose();
+    this.started?.dispose();
   }
 
   /** For the integration tests: the process id of a terminal. */
   pid(terminalId: string): number | undefined {
-    return this.manager.pid(terminalId);
+    return this.started?.pid(terminalId);
   }
 
   /** Commands must not inherit the extension host's internals (ELECTRON_RUN_AS_NODE, its IPC handles…), whatever the base. */

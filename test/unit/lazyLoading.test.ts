@@ -2,13 +2,17 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 
-// src/protocol/lazySchemas.ts: ACP's zod schemas are built at their first use, not when the
-// extension loads. Checked in a fresh process, as an extension host loads the extension once.
+// What activation and the panel's first paint do not need is loaded at its first use, not when
+// the extension loads: ACP's zod schemas (src/protocol/lazySchemas.ts) and the agent stack with
+// the Node modules it brings (src/runtime/agentStack.ts). Checked in a fresh process, as an
+// extension host loads the extension once.
 
 function inFreshProcess(body: string): unknown {
   const schema = require.resolve('../../src/protocol/schema');
   const script = `
     const loaded = () => Object.keys(require.cache).includes(${JSON.stringify(schema)});
+    const launchLoaded = () => Object.keys(require.cache).includes(${JSON.stringify(require.resolve('../../src/agent/launch'))});
+    const childProcessLoaded = () => process.moduleLoadList.includes('NativeModule child_process');
     ${body}`;
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
 }
@@ -31,4 +35,15 @@ test('a method\'s getter gives the same schema object every time', () => {
     const schemas = require(${JSON.stringify(require.resolve('../../src/protocol/schema'))});
     console.log(JSON.stringify([agentMethods.initialize.params === agentMethods.initialize.params, agentMethods.initialize.result === schemas.InitializeResponseSchema]));`);
   assert.deepEqual(result, [true, true]);
+});
+
+test('a session and its runtime load without the agent stack or child_process; the first start loads them', () => {
+  const result = inFreshProcess(`
+    require(${JSON.stringify(require.resolve('../../src/session/agentSession'))});
+    require(${JSON.stringify(require.resolve('../../src/agent/environment'))});
+    const before = [launchLoaded(), childProcessLoaded()];
+    const { agentStack } = require(${JSON.stringify(require.resolve('../../src/runtime/agentStack'))});
+    const { startAgent } = agentStack();
+    console.log(JSON.stringify({ before, after: [launchLoaded(), childProcessLoaded()], startAgent: typeof startAgent }));`);
+  assert.deepEqual(result, { before: [false, false], after: [true, true], startAgent: 'function' });
 });
