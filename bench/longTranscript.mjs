@@ -63,6 +63,8 @@ export function read${i}(buffer: Uint8Array): number {
 })();
 /** The same size as one paragraph, the worst case: appended text can change all of it. */
 const LONG_PARAGRAPH = 'A long answer with `code` and **bold** words. '.repeat(2200);
+/** A file streamed into the answer, 100 KB so far, its fence still open: the chunks are more of its lines. */
+const LONG_FENCE = `Here is the whole file:\n\n\`\`\`ts\n${Array.from({ length: 2500 }, (_, i) => `export const value${i} = compute(${i});`).join('\n')}`;
 
 /** The first `n` entries of a transcript of many short turns (prompt, thoughts, answers, tool calls, diffs, plan). */
 function entriesOf(n) {
@@ -200,16 +202,18 @@ async function oneRun(env, n, snapshot) {
     // write them, and one that is a single 100 KB paragraph.
     // Of those, the message handler alone (zod, mirror, markdown) is what the panel's code costs;
     // the frame is the browser laying out and painting an entry of that size.
-    const chunksInto = async (index, text) => {
+    const chunksInto = async (index, text, into = chunks) => {
       await page.evaluate((m) => window.__bench.series([m]), { type: 'entry', index, entry: agent(text) });
-      const samples = await page.evaluate((m) => window.__bench.series(m), chunks.map((c) => ({ ...c, index })));
+      const samples = await page.evaluate((m) => window.__bench.series(m), into.map((c) => ({ ...c, index })));
       return [cost(samples), median(samples.map((s) => s.handler))];
     };
     const [bigChunkCost, bigChunkHandler] = await chunksInto(last + 1, LONG_ANSWER);
     const bigChunkFloor = cost(await page.evaluate(([index, texts]) => window.__bench.byHand(index, texts), [last + 1, chunks.map((c) => c.text)]));
     const [paragraphChunkCost, paragraphChunkHandler] = await chunksInto(last + 2, LONG_PARAGRAPH);
+    const codeChunks = chunks.map((c, i) => ({ ...c, text: `\nexport const more${i} = compute(${i});` }));
+    const [fenceChunkCost, fenceChunkHandler] = await chunksInto(last + 3, LONG_FENCE, codeChunks);
     if (page.__log.pageErrors.length) throw new Error(`page errors: ${page.__log.pageErrors.join('; ')}`);
-    return { restore, restoreComplete, heap, heapDelta: heap - emptyHeap, entryCost, chunkCost, bigChunkCost, bigChunkHandler, bigChunkFloor, paragraphChunkCost, paragraphChunkHandler };
+    return { restore, restoreComplete, heap, heapDelta: heap - emptyHeap, entryCost, chunkCost, bigChunkCost, bigChunkHandler, bigChunkFloor, paragraphChunkCost, paragraphChunkHandler, fenceChunkCost, fenceChunkHandler };
   } finally {
     await h.closePanel(page);
   }
@@ -233,10 +237,10 @@ export async function longTranscript() {
   const entryGrowth = large.entryCost / small.entryCost;
   const chunkGrowth = large.chunkCost / small.chunkCost;
   table(`3. Long transcripts in the real webview, median of ${RUNS} runs (cost = main-thread ms: message handler + the frame that renders it)`, [
-    ['entries', 'restore snapshot: first paint (post → last entry in DOM → frame rendered)', 'every entry rendered', 'append one entry', 'stream one chunk into the last entry', 'same, the entry a 100 KB answer of many blocks (of which handler)', 'same, the entry one 100 KB paragraph (of which handler)', 'JS heap after GC (of which transcript)'],
+    ['entries', 'restore snapshot: first paint (post → last entry in DOM → frame rendered)', 'every entry rendered', 'append one entry', 'stream one chunk into the last entry', 'same, the entry a 100 KB answer of many blocks (of which handler)', 'same, the entry one 100 KB paragraph (of which handler)', 'same, the entry a 100 KB code block still open (of which handler)', 'JS heap after GC (of which transcript)'],
     ...SIZES.map((n) => {
       const r = results[n];
-      return [n.toLocaleString('en-US'), ms(r.restore), ms(r.restoreComplete), ms(r.entryCost), ms(r.chunkCost), `${ms(r.bigChunkCost)} (${ms(r.bigChunkHandler)})`, `${ms(r.paragraphChunkCost)} (${ms(r.paragraphChunkHandler)})`, `${bytes(r.heap)} (${bytes(r.heapDelta)})`];
+      return [n.toLocaleString('en-US'), ms(r.restore), ms(r.restoreComplete), ms(r.entryCost), ms(r.chunkCost), `${ms(r.bigChunkCost)} (${ms(r.bigChunkHandler)})`, `${ms(r.paragraphChunkCost)} (${ms(r.paragraphChunkHandler)})`, `${ms(r.fenceChunkCost)} (${ms(r.fenceChunkHandler)})`, `${bytes(r.heap)} (${bytes(r.heapDelta)})`];
     }),
   ]);
   table('3. Long transcripts: growth with length', [
@@ -246,7 +250,8 @@ export async function longTranscript() {
     ['stream one chunk, 10,000 / 100 entries', ratio(chunkGrowth), 'does not grow (≤ 1.5×)', verdict(chunkGrowth <= 1.5)],
   ]);
   // Only the answer's last blocks are parsed and sanitized again; a single 100 KB paragraph is
-  // one block, and the browser lays all of it out again whatever the code does.
+  // one block, and the browser lays all of it out again whatever the code does. An open code
+  // fence takes the chunk's text as it is (markdownRender.ts appendToOpenFence).
   const worst = (key) => Math.max(...SIZES.map((n) => results[n][key]));
   const bigChunk = worst('bigChunkCost');
   table('3. Long transcripts: one chunk into a 100 KB answer, worst of the three lengths', [
@@ -254,6 +259,7 @@ export async function longTranscript() {
     ['stream one chunk into a 100 KB answer (many blocks)', ms(bigChunk), '< 5 ms', verdict(bigChunk < 5)],
     ['of which the message handler (zod, mirror, markdown)', ms(worst('bigChunkHandler')), '', ''],
     ['floor: the same text appended to its last block by hand (no message, no markdown)', ms(worst('bigChunkFloor')), '', ''],
+    ['one chunk into a 100 KB code block still open (a file streamed into the answer)', ms(worst('fenceChunkCost')), '', ''],
   ]);
   return { results, entryGrowth, chunkGrowth, bigChunk };
 }

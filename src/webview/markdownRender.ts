@@ -81,6 +81,7 @@ export function patchMarkdown(el: Element, text: string, shelfChars = SHELF_CHAR
 }
 
 function appendToTail(el: Element, state: Shown, text: string, shelfChars: number): void {
+  if (appendToOpenFence(state, text)) return;
   const { blocks, references } = parseBlocks(text.slice(state.tailStart));
   if (references) {
     renderWhole(el, state, text, shelfChars);
@@ -94,6 +95,41 @@ function appendToTail(el: Element, state: Shown, text: string, shelfChars: numbe
   state.text = text;
   // Only blocks that just became stable can close a shelf: the open ones were checked before.
   if (boundary > 0) shelveOpenBlocks(el, state, shelfChars);
+}
+
+/** The end of a fence's HTML as markdown-it renders it (the code, then this). */
+const FENCE_END = '</code></pre>\n';
+const BLANK_LAST_LINE = /(?:^|[\n\r])[ \t]+$/;
+
+/**
+ * Text appended to a code fence that is still open: the tail's only block, a top-level fence
+ * (its marker at the line's start), whose content markdown-it takes verbatim up to the end of the
+ * text. Unless the appended text closes it, the content only grows by that text, so it goes into
+ * the code element as it is, without parsing and sanitizing the whole fence again: a chunk into
+ * a 100 KB fence cost 23 ms, and 12 now, most of it the browser's layout of the block (bench/
+ * longTranscript.mjs). Anything else (a chunk that could close
+ * it, or that markdown-it would normalize: a CR, a NUL) takes the general path. The DOM and the
+ * group's HTML are those a full parse gives (the streaming property tests hold it to that).
+ */
+function appendToOpenFence(state: Shown, text: string): boolean {
+  const group = state.groups[state.tailGroup];
+  if (!group || state.tailGroup !== state.groups.length - 1 || !group.html.startsWith('<pre><code') || !group.html.endsWith(FENCE_END)) return false;
+  const tail = state.text.slice(state.tailStart);
+  const marker = /^(`{3,}|~{3,})[^\n\r]*\n/.exec(tail)?.[1];
+  const added = text.slice(state.text.length);
+  // markdown-it normalizes CR and NUL (a CR before an appended LF is one line break), and leaves
+  // out a last line of only blanks, which the next chunk may fill: those take the general path.
+  if (marker === undefined || /[\r\0]/.test(added) || state.text.endsWith('\r') || BLANK_LAST_LINE.test(tail) || BLANK_LAST_LINE.test(added)) return false;
+  // A closing line anywhere (the one the chunk extends included): not open, or no longer.
+  const closing = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`, 'm');
+  if (closing.test(tail.slice(marker.length)) || closing.test(tail.slice(tail.lastIndexOf('\n') + 1) + added)) return false;
+  const code = group.nodes.find((node): node is Element => node instanceof Element)?.querySelector('pre > code');
+  if (!code) return false;
+  if (code.lastChild instanceof Text) code.lastChild.appendData(added);
+  else code.append(added);
+  group.html = group.html.slice(0, -FENCE_END.length) + md.utils.escapeHtml(added) + FENCE_END;
+  state.text = text;
+  return true;
 }
 
 function renderWhole(el: Element, state: Shown | undefined, text: string, shelfChars: number): void {

@@ -131,6 +131,9 @@ function cutAt(text, ...cuts) {
 const EXAMPLES = [
   cutAt('Before.\n\n```js\nlet a = 1;\n```\n\nAfter.\n', '``', '`js\nlet', ' = 1;\n`', '``'),
   cutAt('Text\n\n~~~\ncode\n\nmore\n', '~~', '~\ncode\n\n'),
+  // An open fence takes appended text as it is (appendToOpenFence), but for what markdown-it normalizes, and a line that closes it.
+  cutAt('Text\n\n```js\nlet a = 1;\r\nlet b\0 = 2;\r  ```  \nafter\n', 'let a', ' = 1;\r', '\nlet b', '\0', ' = 2;', '\r ', ' `', '``'),
+  cutAt('Text\n\n~~~\nfoo\nbar\n  baz\n \t\n', '~~~\nfoo\n', 'bar\n  ', ' \t'),
   cutAt('A [text](http://example.com/x) link.', '[text](ht', 'tp://exa'),
   cutAt('Some *emphasis* and **strong** words.', 'Some *emph', 'and **str', 'ong*'),
   cutAt('Intro\n\n| a | b |\n|---|---|\n| 1 | 2 |\n', '| b |\n', '|--'),
