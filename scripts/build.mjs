@@ -22,6 +22,8 @@ await Promise.all([
   // Loaded when first used, so that activation does not carry them: ACP: Browse Agents… (host/registry/registry.ts), and the policy's glob matching (policy/globs.ts).
   build({ ...common, entryPoints: ['src/host/registry/registryBrowser.ts'], outfile: 'dist/registryBrowser.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),
   build({ ...common, entryPoints: ['src/policy/globEngine.ts'], outfile: 'dist/globEngine.js', platform: 'node', format: 'cjs', target: 'node20' }),
+  // ACP's schemas, with their own zod: loaded when an agent's first message is read or sent (protocol/lazySchemas.ts).
+  build({ ...common, entryPoints: ['src/protocol/acpSchemas.ts'], outfile: 'dist/acpSchemas.js', platform: 'node', format: 'cjs', target: 'node20' }),
   build({ ...common, entryPoints: ['src/demo-agent/main.ts'], outfile: 'dist/demo-agent.js', platform: 'node', format: 'cjs', target: 'node20' }),
   build({ ...common, entryPoints: ['src/webview/main.ts'], outfile: 'media/webview.js', platform: 'browser', format: 'iife', target: 'es2022' }),
 ]);

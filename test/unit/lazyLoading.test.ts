@@ -29,7 +29,7 @@ test('the session layer and the method table load without building the schemas; 
   assert.deepEqual(result, { before: false, name: 'session/prompt', afterName: false, after: true, success: true });
 });
 
-test('a method\'s getter gives the same schema object every time', () => {
+test('a method\'s getter gives the same schema object every time, the one the schemas module exports', () => {
   const result = inFreshProcess(`
     const { agentMethods } = require(${JSON.stringify(require.resolve('../../src/protocol/methods'))});
     const schemas = require(${JSON.stringify(require.resolve('../../src/protocol/schema'))});
