@@ -1,14 +1,10 @@
 // `npm run bench` (after `npm run package && npm run compile`): every benchmark in one run,
-// printed as tables of medians and ratios measured now, on this machine. Nothing here is
-// asserted: the verdicts say whether the targets of the performance issue are met.
-import { execFileSync } from 'node:child_process';
+// each section in a Node process of its own (section.mjs), printed as tables of medians and
+// ratios measured now, on this machine. Nothing here is asserted: the verdicts say whether the
+// targets of the performance issue are met.
+import { execFileSync, fork } from 'node:child_process';
 import os from 'node:os';
-import { throughput } from './throughput.mjs';
-import { folds } from './folds.mjs';
-import { pixels } from './pixels.mjs';
-import { longTranscript } from './longTranscript.mjs';
-import { startup } from './startup.mjs';
-import { memory } from './memory.mjs';
+import { fileURLToPath } from 'node:url';
 import { bytes, ms, ratio, table, verdict } from './stats.mjs';
 
 const started = performance.now();
@@ -22,12 +18,22 @@ const chromium = (() => {
 console.log('# ACP Host benchmarks');
 console.log(`\n${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${chromium}, load average ${os.loadavg()[0].toFixed(2)} at start`);
 
-const t = await throughput();
-const f = await folds();
-const p = await pixels();
-const l = await longTranscript();
-const s = await startup();
-const m = await memory();
+/** Runs `name` of `file` in a fresh Node process (bench/section.mjs says why); resolves with what it returned. */
+function section(file, name) {
+  return new Promise((resolve, reject) => {
+    let result;
+    const child = fork(fileURLToPath(new URL('./section.mjs', import.meta.url)), [file, name], { stdio: 'inherit', serialization: 'advanced' });
+    child.on('message', (message) => (result = message));
+    child.on('exit', (code) => (code === 0 && result !== undefined ? resolve(result) : reject(new Error(`bench section ${name} (${file}) exited with ${code}`))));
+  });
+}
+
+const t = await section('./throughput.mjs', 'throughput');
+const f = await section('./folds.mjs', 'folds');
+const p = await section('./pixels.mjs', 'pixels');
+const l = await section('./longTranscript.mjs', 'longTranscript');
+const s = await section('./startup.mjs', 'startup');
+const m = await section('./memory.mjs', 'memory');
 
 table('Targets', [
   ['target', 'measured', 'verdict'],
