@@ -57,10 +57,11 @@ export function summariseDiff(path: string, oldText: string | null, newText: str
 }
 
 /**
- * summariseDiff, computed when one of its counts is first read: by the panel (view/projection.ts)
- * or the transcript's save, at most once a frame, rather than for every update that carries a
- * diff. An agent that streams an edit resends it many times, and a session replayed by
- * `session/load` carries thousands of diffs before anything is shown. The counts are own,
+ * summariseDiff, computed once, when one of its counts is first read (the panel's next post,
+ * view/projection.ts; the transcript's save; the export; DiffTexts dropping the texts), rather
+ * than for every update that carries a diff. An agent that streams an edit resends it many
+ * times, and a session replayed by `session/load` carries thousands of diffs before anything is
+ * shown. The counts are own,
  * enumerable getters, so a spread, JSON and zod read them like any other property; the texts are
  * released once they are computed.
  */
