@@ -99,30 +99,40 @@ function appendToTail(el: Element, state: Shown, text: string, shelfChars: numbe
 
 /** The end of a fence's HTML as markdown-it renders it (the code, then this). */
 const FENCE_END = '</code></pre>\n';
-const BLANK_LAST_LINE = /(?:^|[\n\r])[ \t]+$/;
+
+/** The last line of `text`: after its last line break (markdown-it's are LF, CR and CRLF). */
+function lastLine(text: string): string {
+  return text.slice(Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1);
+}
 
 /**
  * Text appended to a code fence that is still open: the tail's only block, a top-level fence
  * (its marker at the line's start), whose content markdown-it takes verbatim up to the end of the
  * text. Unless the appended text closes it, the content only grows by that text, so it goes into
  * the code element as it is, without parsing and sanitizing the whole fence again: a chunk into
- * a 100 KB fence cost 23 ms, and 12 now, most of it the browser's layout of the block (bench/
- * longTranscript.mjs). Anything else (a chunk that could close
- * it, or that markdown-it would normalize: a CR, a NUL) takes the general path. The DOM and the
- * group's HTML are those a full parse gives (the streaming property tests hold it to that).
+ * a 100 KB fence cost 23 ms, and 12 now, most of it the browser's layout of the block
+ * (bench/longTranscript.mjs). Anything else (a chunk that could close it, or that markdown-it
+ * would normalize: a CR, a NUL) takes the general path. The DOM and the group's HTML are those a
+ * full parse gives (the streaming property tests hold it to that). Only the fence's last lines
+ * are read, so a chunk costs the same however long the fence has grown.
  */
 function appendToOpenFence(state: Shown, text: string): boolean {
   const group = state.groups[state.tailGroup];
   if (!group || state.tailGroup !== state.groups.length - 1 || !group.html.startsWith('<pre><code') || !group.html.endsWith(FENCE_END)) return false;
   const tail = state.text.slice(state.tailStart);
-  const marker = /^(`{3,}|~{3,})[^\n\r]*\n/.exec(tail)?.[1];
+  const opening = /^(`{3,}|~{3,})[^\n\r]*\n/.exec(tail);
   const added = text.slice(state.text.length);
+  const extended = lastLine(tail);
   // markdown-it normalizes CR and NUL (a CR before an appended LF is one line break), and leaves
   // out a last line of only blanks, which the next chunk may fill: those take the general path.
-  if (marker === undefined || /[\r\0]/.test(added) || state.text.endsWith('\r') || BLANK_LAST_LINE.test(tail) || BLANK_LAST_LINE.test(added)) return false;
-  // A closing line anywhere (the one the chunk extends included): not open, or no longer.
+  if (!opening || /[\r\0]/.test(added) || state.text.endsWith('\r') || /^[ \t]+$/.test(extended) || /(?:^|\n)[ \t]+$/.test(added)) return false;
+  const marker = opening[1];
   const closing = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`, 'm');
-  if (closing.test(tail.slice(marker.length)) || closing.test(tail.slice(tail.lastIndexOf('\n') + 1) + added)) return false;
+  // Closed already: the tail is one block, so nothing but blank lines follows a closing line,
+  // which is then its last line that is not blank (trimEnd takes at least markdown-it's blanks).
+  if (closing.test(lastLine(tail.slice(opening[0].length).trimEnd()))) return false;
+  // Closed by the chunk: on the line it extends or on one of its own.
+  if (closing.test(extended + added)) return false;
   const code = group.nodes.find((node): node is Element => node instanceof Element)?.querySelector('pre > code');
   if (!code) return false;
   if (code.lastChild instanceof Text) code.lastChild.appendData(added);
