@@ -30,7 +30,10 @@ test('keybindings focus the prompt, accept and reject a permission, stop a turn;
     await page.keyboard.press('A');
     const frame = await findFrame(page, '#prompt', 30000);
     const prompt = frame.locator('#prompt');
+    // Each prompt starts a turn of its own: the agent's last words can be on screen before the
+    // turn's end is, and a prompt sent then waits in the queue behind a turn that Escape would stop.
     const send = async (text) => {
+      await frame.locator('#stop').waitFor({ state: 'hidden', timeout: 30000 });
       await prompt.fill(text);
       await prompt.press('Enter');
     };
