@@ -22,7 +22,19 @@ export class KeyedEntries<K extends Entry['kind']> {
   }
 
   get(id: string): EntryOf<K> | undefined {
-    const at = this.index.get(id);
+    return this.entryAt(this.indexOf(id));
+  }
+
+  /**
+   * Where `id`'s entry is (undefined: it has none yet). An upsert passes it to `entryAt` and `put`:
+   * one lookup rather than one per step. A new id's lookup misses the caches once the index is
+   * large, so each one counts (bench/folds.mjs, `tool_call (new)`).
+   */
+  indexOf(id: string): number | undefined {
+    return this.index.get(id);
+  }
+
+  entryAt(at: number | undefined): EntryOf<K> | undefined {
     // An unknown id reads nothing, whatever an EntryList's `at` would make of a negative index.
     const entry = at === undefined ? undefined : this.entries.at(at);
     return entry?.kind === this.kind ? (entry as EntryOf<K>) : undefined;
@@ -30,13 +42,16 @@ export class KeyedEntries<K extends Entry['kind']> {
 
   /** Replaces the entry of `entry`'s id in place, or adds it at the end when the id is new. */
   set(entry: EntryOf<K>): void {
-    const id = this.idOf(entry);
-    const at = this.index.get(id);
+    this.put(this.indexOf(this.idOf(entry)), entry);
+  }
+
+  /** `set`, where `at` is `indexOf(entry's id)`, taken since (entries are only added or replaced, so it still holds). */
+  put(at: number | undefined, entry: EntryOf<K>): void {
     if (at !== undefined) {
       this.entries.replace(at, entry);
       return;
     }
-    this.index.set(id, this.entries.length);
+    this.index.set(this.idOf(entry), this.entries.length);
     this.entries.push(entry);
   }
 

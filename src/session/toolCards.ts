@@ -63,6 +63,7 @@ export class ToolCards {
 
   upsert(update: ToolCall | ToolCallUpdate): void {
     this.turn?.add(update.toolCallId);
+    const at = this.cards.indexOf(update.toolCallId);
     const patch: Partial<ToolEntry> = {};
     if (update.title != null) patch.title = update.title;
     if (update.name != null) patch.name = update.name;
@@ -81,9 +82,9 @@ export class ToolCards {
     if (update.rawInput != null) patch.rawInput = rawJson(update.rawInput);
     if (update.rawOutput != null) patch.rawOutput = rawJson(update.rawOutput);
     // An update for a call never announced still shows: protocol drift stays visible.
-    const card = this.entry(update.toolCallId) ?? { kind: 'tool', toolCallId: update.toolCallId, title: 'Tool call', toolKind: 'other', status: 'pending', content: [], locations: [] };
+    const card = this.cards.entryAt(at) ?? { kind: 'tool', toolCallId: update.toolCallId, title: 'Tool call', toolKind: 'other', status: 'pending', content: [], locations: [] };
     if (patch.content) this.indexTerminals(update.toolCallId, card.content, patch.content);
-    this.cards.set({ ...card, ...patch });
+    this.cards.put(at, { ...card, ...patch });
     // Earlier cards whose diffs lost their full texts to make room say so.
     for (const toolCallId of dropped) {
       const views = this.diffs.views(toolCallId);
@@ -99,8 +100,9 @@ export class ToolCards {
   }
 
   patch(toolCallId: string, patch: Partial<ToolEntry>): void {
-    const entry = this.entry(toolCallId);
-    if (entry) this.cards.set({ ...entry, ...patch });
+    const at = this.cards.indexOf(toolCallId);
+    const entry = this.cards.entryAt(at);
+    if (entry) this.cards.put(at, { ...entry, ...patch });
   }
 
   /** The full texts of diff `contentIndex` of the tool call at entry `index`, if it is one. */
@@ -112,10 +114,11 @@ export class ToolCards {
   updateTerminal(terminalId: string, state: TerminalState): void {
     this.terminals.set(terminalId, state);
     for (const toolCallId of this.embedding.get(terminalId) ?? []) {
-      const entry = this.entry(toolCallId);
+      const at = this.cards.indexOf(toolCallId);
+      const entry = this.cards.entryAt(at);
       if (!entry) continue;
       const content = entry.content.map((c) => (c.type === 'terminal' && c.terminalId === terminalId ? { ...c, ...state } : c));
-      this.cards.set({ ...entry, content });
+      this.cards.put(at, { ...entry, content });
     }
   }
 
