@@ -39,6 +39,7 @@ table('Targets', [
   ['target', 'measured', 'verdict'],
   ['inbound throughput ours/SDK ≥ 3×, both mixes (the lower)', ratio(t.ab), verdict(t.ab >= 3)],
   ['inbound throughput ours/JSON.parse ≥ 0.5×, both mixes (the lower)', ratio(t.ac), verdict(t.ac >= 0.5)],
+  ['    the session mix with edits that share no text (for reference)', ratio(t.unchained.ac), ''],
   ['every fold O(update): cost at 100,000 entries / 100 ≤ 1.2×, worst kind', ratio(f.worstGrowth), verdict(f.worstGrowth <= 1.2)],
   ['host → DOM p95 < 16 ms in each of 5 runs (worst run)', ms(p.fresh.worst), verdict(p.fresh.worst < 16)],
   ['same, streaming into the last entry of a 10,000-entry transcript (worst run)', ms(p.long.worst), verdict(p.long.worst < 16)],

@@ -116,11 +116,17 @@ async function measure(title, { bytes, messages }) {
   return { messages, bytes: bytes.length, rates: m, ab, ac };
 }
 
-/** Both mixes: one long answer with tools (the first), and a long session's plan- and tool-heavy traffic. */
+/**
+ * Both mixes: one long answer with tools (the first), and a long session's plan- and tool-heavy
+ * traffic. Then the session again with edits that do not chain, for reference: kept diff texts
+ * share what consecutive edits of a file have in common (src/session/diffTexts.ts), and this is
+ * what the fold costs when they have nothing.
+ */
 export async function throughput() {
   const turn = await measure('a long turn', longTurnNdjson({ seed: 1, steps: 300, chunks: 60 }));
   const session = await measure('plan- and tool-heavy session', planAndToolNdjson({ seed: 2, messages: 200_000 }));
-  return { turn, session, ab: Math.min(turn.ab, session.ab), ac: Math.min(turn.ac, session.ac) };
+  const unchained = await measure('the same session, each edit from a file changed since the last (no text shared)', planAndToolNdjson({ seed: 2, messages: 200_000, chained: false }));
+  return { turn, session, unchained, ab: Math.min(turn.ab, session.ab), ac: Math.min(turn.ac, session.ac) };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await throughput();

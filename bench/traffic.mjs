@@ -100,9 +100,11 @@ export function longTurnNdjson(options) {
  * A second mix, shaped like a long real session rather than one long answer: plan- and
  * tool-heavy. Every ~20 messages a plan update (the whole plan again, as ACP sends it), and
  * tool calls whose updates carry diffs of whole files (a few lines changed each time) and output,
- * interleaved with short answers. `messages` notifications in all.
+ * interleaved with short answers. `messages` notifications in all. An agent's edits of a file
+ * chain (the old text of one is the new text of the one before); with `chained` false, a line of
+ * the file changes between edits (the user's, a formatter's), so no old text is a text seen before.
  */
-export function planAndToolNdjson({ seed = 2, messages = 200_000 } = {}) {
+export function planAndToolNdjson({ seed = 2, messages = 200_000, chained = true } = {}) {
   const rnd = prng(seed);
   const t = makeText(rnd);
   const lines = [];
@@ -121,7 +123,8 @@ export function planAndToolNdjson({ seed = 2, messages = 200_000 } = {}) {
     push({ sessionUpdate: 'tool_call', toolCallId, title: `${kind} ${path}`, kind, status: 'in_progress', locations: [{ path, line: 1 + Math.floor(rnd() * 300) }], rawInput: { path } });
     for (let i = 0; i < 6; i++) push({ sessionUpdate: 'agent_message_chunk', content: text(t.chunk()) });
     if (kind === 'edit') {
-      const oldText = files.get(path) ?? t.source(200);
+      const before = files.get(path) ?? t.source(200);
+      const oldText = chained ? before : before.replace(/^[^\n]*/, `  ${t.words(5)};`);
       const edited = oldText.split('\n');
       for (let i = 0; i < 3; i++) edited[Math.floor(rnd() * edited.length)] = `  ${t.words(5)};`;
       const newText = edited.join('\n');

@@ -25,7 +25,12 @@ interface Diff {
   source: DiffSource | undefined;
   /** Tells a repeated diff without comparing whole texts, once they are dropped (taken then). */
   fingerprint?: string;
-  readonly size: number;
+  /** The characters charged to it while it is held: its texts, less an old text it shares with `prior`. */
+  size: number;
+  /** The diff whose new text its old text is, the same string (taken so when it was made). */
+  prior?: Diff;
+  /** The diff held after it that shares its new text: it takes the charge when this one goes. */
+  next?: Diff;
 }
 
 const ENDS = 256;
@@ -40,11 +45,18 @@ function fingerprintOf({ path, oldText, newText }: DiffSource): string {
  * The diffs of a session's tool calls: per call, its diffs at the index of the content they belong
  * to, and their full texts within MAX_DIFF_TEXT_CHARS, newest kept first. Pure: the transcript
  * shows the summaries, the host opens the texts in VS Code's diff editor.
+ *
+ * An agent that sends whole files edits a file as a chain: each edit's old text is the new text
+ * of the one before. The two are kept as one string, charged once (to the older diff, then to the
+ * newer when the older goes), so a session editing the same files keeps about twice as many diffs
+ * within the budget, and the copy the agent sent again is garbage at once rather than memory.
  */
 export class DiffTexts {
   private readonly calls = new Map<string, (Diff | undefined)[]>();
   /** The diffs whose texts are kept, oldest first. */
   private readonly held = new Set<Diff>();
+  /** Per path, the held diff with its newest text: the one an edit of that file chains to. */
+  private readonly newest = new Map<string, Diff>();
   private chars = 0;
 
   constructor(private readonly budget = MAX_DIFF_TEXT_CHARS) {}
@@ -83,29 +95,60 @@ export class DiffTexts {
   clear(): void {
     this.calls.clear();
     this.held.clear();
+    this.newest.clear();
     this.chars = 0;
   }
 
   private make(toolCallId: string, source: DiffSource): Diff {
-    const view = deferredSummary(source.path, source.oldText, source.newText);
-    return { toolCallId, view, source, size: (source.oldText?.length ?? 0) + source.newText.length };
+    // An old text equal to the held newest text of its file is taken as that very string.
+    const prior = this.newest.get(source.path);
+    if (prior?.source && source.oldText !== null && source.oldText === prior.source.newText) {
+      const texts = { ...source, oldText: prior.source.newText };
+      return { toolCallId, view: deferredSummary(texts.path, texts.oldText, texts.newText), source: texts, size: 0, prior };
+    }
+    return { toolCallId, view: deferredSummary(source.path, source.oldText, source.newText), source, size: 0 };
   }
 
   /** Keeps `diff`'s texts, dropping the oldest others' (their tool calls go to `dropped`) until they fit; too big on its own, it keeps none. */
   private hold(diff: Diff, dropped: Set<string>): void {
-    if (diff.size > this.budget) return this.drop(diff);
+    const { oldText, newText, path } = diff.source!;
+    // Its old text costs nothing while the diff it shares it with holds it; the loop may drop that one.
+    const shares = () => diff.prior !== undefined && this.held.has(diff.prior);
+    const cost = () => (shares() ? 0 : (oldText?.length ?? 0)) + newText.length;
     for (const oldest of this.held) {
-      if (this.chars + diff.size <= this.budget) break;
+      if (cost() > this.budget || this.chars + cost() <= this.budget) break;
       this.release(oldest);
       this.drop(oldest);
       dropped.add(oldest.toolCallId);
     }
+    diff.size = cost();
+    if (diff.size <= this.budget && shares()) diff.prior!.next = diff;
+    else diff.prior = undefined;
+    if (diff.size > this.budget) return this.drop(diff);
+    this.newest.set(path, diff);
     this.held.add(diff);
     this.chars += diff.size;
   }
 
+  /**
+   * Lets go of `diff`'s texts. A new text it shares with the diff after it stays, charged to that
+   * one now; the links go, so that neither keeps the other's texts alive.
+   */
   private release(diff: Diff): void {
-    if (this.held.delete(diff)) this.chars -= diff.size;
+    if (!this.held.delete(diff)) return;
+    this.chars -= diff.size;
+    const { next, prior, source } = diff;
+    if (next) {
+      next.size += source!.newText.length;
+      this.chars += source!.newText.length;
+      next.prior = undefined;
+      diff.next = undefined;
+    }
+    if (prior) {
+      prior.next = undefined;
+      diff.prior = undefined;
+    }
+    if (this.newest.get(source!.path) === diff) this.newest.delete(source!.path);
   }
 
   private drop(diff: Diff): void {

@@ -110,3 +110,91 @@ test('dropped diff texts are freed: the cards\' previews keep no part of them al
   assert.deepEqual(cards[99], { type: 'diff', path: '/w/f99.ts', isNewFile: false, added: 1, removed: 1, preview: ["-export const value7_99 = compute(7, 'original'); // file 99", "+export const value7_99 = compute(7, 'edited'); // file 99"], previewTruncated: false });
   assert.ok(grown < 6_000_000, `the heap grew by ${(grown / 1e6).toFixed(1)} MB for a budget of 1 MB of diff texts`);
 });
+
+/** `text` as a string of its own: equal in value, no memory shared with it (as JSON.parse gives each message). */
+const copyOf = (text: string) => JSON.parse(JSON.stringify(text)) as string;
+
+test('an edit whose old text is the new text of the edit before it shares that text: charged once, kept as long as either diff', () => {
+  const [v0, v1, v2] = ['0', '1', '2'].map((c) => c.repeat(30));
+  const texts = new DiffTexts(100);
+  texts.set('a', [{ path: '/w/f.ts', oldText: v0, newText: v1 }]);
+  texts.set('b', [{ path: '/w/f.ts', oldText: copyOf(v1), newText: v2 }]);
+  assert.equal(texts.keptChars, 90, 'v0, v1 and v2 once each, where the texts add up to 120');
+  assert.equal(texts.source('a', 0)?.newText, v1);
+  assert.equal(texts.source('b', 0)?.oldText, v1);
+  // Another file's edit makes room: the older diff goes, the text it shared stays with the newer one.
+  const { dropped } = texts.set('c', [{ path: '/w/g.ts', oldText: null, newText: 'g'.repeat(30) }]);
+  assert.deepEqual([...dropped], ['a']);
+  assert.equal(texts.source('a', 0), undefined);
+  assert.deepEqual(texts.source('b', 0), { path: '/w/f.ts', oldText: v1, newText: v2 });
+  assert.equal(texts.keptChars, 90, 'b is charged for v1 now: v1, v2 and g');
+  // Replaced, b gives both back.
+  texts.set('b', []);
+  assert.equal(texts.keptChars, 30);
+});
+
+test('an edit from another base than the newest text of its file shares nothing', () => {
+  const [v0, v1, v2] = ['0', '1', '2'].map((c) => c.repeat(30));
+  const texts = new DiffTexts(1000);
+  texts.set('a', [{ path: '/w/f.ts', oldText: v0, newText: v1 }]);
+  texts.set('b', [{ path: '/w/f.ts', oldText: v1, newText: v2 }]);
+  texts.set('retry', [{ path: '/w/f.ts', oldText: copyOf(v1), newText: v0 }]);
+  assert.equal(texts.keptChars, 150, 'a: v0 v1; b: v2 (its v1 is a\'s); the retry: its own v1, and v0');
+  texts.set('other', [{ path: '/w/g.ts', oldText: v1, newText: v2 }]);
+  assert.equal(texts.keptChars, 210, 'the same text in another file is another file\'s');
+});
+
+test('chained, unchained, replaced and dropped diffs in any order: what is kept is never over the budget, nor under the texts it holds', () => {
+  // A seeded walk through edits of three files by five tool calls; texts are versions of their file.
+  let seed = 7;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const budget = 400;
+  const texts = new DiffTexts(budget);
+  const versions = new Map<string, string>();
+  const version = (path: string, n: number) => `${path}@${n}:`.padEnd(20 + random(60), '.');
+  const content = new Map<string, { path: string; oldText: string | null; newText: string }[]>();
+  for (let step = 0; step < 2000; step++) {
+    const path = `/w/${'abc'[random(3)]}.ts`;
+    const toolCallId = `t${random(5)}`;
+    const from = random(4) === 0 ? null : (versions.get(path) ?? null);
+    const source = { path, oldText: from === null ? null : copyOf(from), newText: version(path, step) };
+    versions.set(path, source.newText);
+    const sources = random(5) === 0 ? [] : [source];
+    content.set(toolCallId, sources);
+    texts.set(toolCallId, sources);
+    const held = [...content.keys()].flatMap((id) => (texts.source(id, 0) ? [texts.source(id, 0)!] : []));
+    const all = held.flatMap((s) => [s.oldText ?? '', s.newText]);
+    const total = all.reduce((n, t) => n + t.length, 0);
+    const distinct = [...new Set(all)].reduce((n, t) => n + t.length, 0);
+    assert.ok(texts.keptChars <= budget, `step ${step}: ${texts.keptChars} kept`);
+    assert.ok(texts.keptChars >= distinct && texts.keptChars <= total, `step ${step}: ${texts.keptChars} kept, texts ${distinct}–${total}`);
+    if (sources.length > 0) assert.deepEqual(texts.source(toolCallId, 0), source, `step ${step}: the newest diff keeps its texts`);
+  }
+});
+
+test('a chain of whole-file edits keeps each version of the file once in memory', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const heap = async () => {
+    const readings: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      gc();
+      readings.push(process.memoryUsage().heapUsed);
+    }
+    return Math.min(...readings);
+  };
+  // 60 edits of a 100 KB file, each sent whole, the old text as its own copy (as each message is
+  // parsed on its own): 12 MB of texts, 6 MB of versions.
+  const lines = Array.from({ length: 1_400 }, (_, n) => `export const value${n} = compute(${n}, 'original'); // a line of the file\n`);
+  const version = (i: number) => lines.map((line, n) => (n === i ? `// edit ${i}\n` : line)).join('');
+  const before = await heap();
+  const t = new Transcript();
+  for (let i = 1; i <= 60; i++) t.apply(call(`e${i}`, [diff('/w/f.ts', version(i), copyOf(version(i - 1)))]));
+  const grown = (await heap()) - before;
+  assert.equal(t.diffSource(0, 0)?.newText, t.diffSource(1, 0)?.oldText);
+  assert.ok(grown < 9_000_000, `the heap grew by ${(grown / 1e6).toFixed(1)} MB for 6 MB of versions`);
+});
