@@ -2,6 +2,7 @@
 // what activation reads has plain values (settings return their defaults, one workspace
 // folder, trusted); everything else is an inert object that accepts any call.
 'use strict';
+const fs = require('node:fs');
 const path = require('node:path');
 
 /** Any property, call or `new` gives another inert value; never a thenable, never throws. */
@@ -64,7 +65,15 @@ const folder = { uri: uri(path.resolve(__dirname, '..', 'test', 'fixtures', 'wor
 const errors = [];
 const memento = () => withInert({ get: (_key, fallback) => fallback, update: async () => undefined, keys: () => [] });
 
+/**
+ * The names VS Code's module exports (its classes, enums, namespaces, constants), read from its
+ * typings: the stub has as many own keys as the real module, so that whatever costs per key at
+ * load (a bundler's copy of a module's namespace, once per importing file) costs here too.
+ */
+const exported = fs.readFileSync(require.resolve('@types/vscode/index.d.ts'), 'utf8').matchAll(/^\texport (?:class|enum|namespace|const|function|let|var) (\w+)/gm);
+
 const api = withInert({
+  ...Object.fromEntries([...exported].map(([, name]) => [name, inert()])),
   EventEmitter,
   Disposable,
   Uri: withInert({ file: uri, parse: (s) => uri(s.replace(/^file:\/\//, '')), joinPath: (base, ...parts) => uri(path.join(base.fsPath, ...parts)) }),

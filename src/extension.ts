@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { AgentHost } from './host/agentHost';
 import type { ShutdownReport } from './agent/processGroups';
 

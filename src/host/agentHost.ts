@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { AgentSession } from '../session/agentSession';
 import type { SessionOptions } from '../session/agentSession';
 import type { AgentDefinition } from '../runtime/ports';

@@ -82,6 +82,13 @@ test('what the panel bundles validates with zod/mini: classic zod (its methods p
   assert.deepEqual(classic, []);
 });
 
+test('src/ takes vscode as the module itself (`import vscode = require`), never as an ES namespace', () => {
+  // The bundle turns each `import * as vscode` into a copy of the module's ~200 exports, one
+  // getter each, in every importing file: about 5 ms of every activation (bench/startup.mjs).
+  const namespaces = sources(SRC).filter((file) => /import \* as \w+ from 'vscode'/.test(readFileSync(file, 'utf8'))).map((file) => path.relative(SRC, file));
+  assert.deepEqual(namespaces, []);
+});
+
 test('no file in src/ is over 350 lines', () => {
   const long = sources(SRC)
     .map((file) => ({ file: path.relative(SRC, file), lines: readFileSync(file, 'utf8').split('\n').length }))

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { NewAttachment } from '../../session/attachments';
 import { MAX_EMBED_BYTES } from '../../session/attachments';
 import { excludedSegments, mentionCandidates } from '../../workspace/mentionCandidates';

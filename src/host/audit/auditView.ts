@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { AuditLog } from '../../audit/auditLog';
 import { auditText } from '../../audit/auditText';
 

@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { AuditLog, toJsonLines } from '../../audit/auditLog';
 import type { AuditScrub } from '../../audit/auditLog';
 import type { AuditEvent, NewAuditEvent } from '../../audit/auditEvent';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { launchIdentity } from '../../runtime/agentIdentity';
 import type { SecretOwner } from '../../runtime/agentIdentity';
 import { agentPresets } from '../../runtime/presets';

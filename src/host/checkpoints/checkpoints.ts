@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Entry } from '../../session/model';
 import type { SessionState } from '../../session/sessionState';
 import { setting } from '../config/settings';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { MAX_EMBED_BYTES } from '../../session/attachments';
 import type { CommentSide, ReviewComment } from '../../session/commentAttachment';
 import { lastHeldLine, toOneBasedLine } from '../../workspace/lines';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Attachment, NewAttachment } from '../../session/attachments';
 import type { ReviewComment } from '../../session/commentAttachment';
 import type { Released } from '../../session/promptAttachments';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { currentEnv, resolveLoginShellEnv } from '../../agent/environment';
 import type { Env } from '../../agent/environment';
 import type { LaunchSpec } from '../../agent/process';

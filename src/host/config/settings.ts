@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { parseSetting, SETTING_KEYS } from './settingValues';
 import type { SettingKey, SettingValues } from './settingValues';
 import { GATED_SETTINGS, splitOrigins } from './workspaceProposals';

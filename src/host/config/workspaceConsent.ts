@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { launchIdentity } from '../../runtime/agentIdentity';
 import { consentStatus, readDecisions, withDecision } from './consentRecords';
 import type { ConsentStatus, Decision } from './consentRecords';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ConnectionLog } from '../../agent/connection';
 import type { ReadTextFileRequest } from '../../protocol';
 import type { ReadSource } from '../../runtime/auditedPorts';

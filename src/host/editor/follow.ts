@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Transcript, TranscriptEvent } from '../../session/transcript';
 import type { ToolEntryView } from '../../webview-protocol/entries';
 import { toZeroBasedLine } from '../../workspace/lines';

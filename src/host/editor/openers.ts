@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { linkTarget } from '../../workspace/linkTarget';
 import { toZeroBasedLine } from '../../workspace/lines';
 import { resolveWorkspacePath } from './workspacePaths';

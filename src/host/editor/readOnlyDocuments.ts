@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /** Characters of text all documents of one scheme may hold together (UTF-16: up to twice the bytes). */
 const DEFAULT_MAX_CHARS = 64_000_000;

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ConnectionLog } from '../../agent/connection';
 import { RpcError } from '../../protocol/errors';
 import { checkAgentPath, isInside } from '../../workspace/pathPolicy';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { FocusPromptSchema, HostToViewSchema, ViewToHostSchema } from '../../webview-protocol/messages';
 import type { HostToView } from '../../webview-protocol/messages';
 import { panelHtml } from '../../view/panelHtml';

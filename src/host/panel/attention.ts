@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { AttentionMarks } from '../../session/attention';
 import type { MarkedTab } from '../../session/attention';
 import type { SessionTabs, Tab } from '../../session/sessionTabs';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { AgentSession } from '../../session/agentSession';
 import type { SessionTabs } from '../../session/sessionTabs';
 import type { StatusView } from '../../webview-protocol/messages';

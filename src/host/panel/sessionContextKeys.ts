@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { AgentSession } from '../../session/agentSession';
 import { canSignOut } from '../../session/signOut';
 

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { DiffSource } from '../../session/transcript';
 import type { AgentSecrets } from '../auth/authPorts';
 import { updateSetting } from '../config/settings';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { WriteTextFileRequest } from '../../protocol';
 import { RuleSet } from '../../policy/rules';
 import type { Rule } from '../../policy/rules';

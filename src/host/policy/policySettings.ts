@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { AUTO_APPROVE_MODES } from '../../policy/policy';
 import type { AutoApprove } from '../../policy/policy';
 import { RuleSchema } from '../../policy/rules';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { describeRule } from '../../policy/rules';
 import type { SourcedRule } from '../../policy/rules';
 import type { PolicyGate } from '../../session/policyGate';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { parseInstalled } from '../../runtime/registry/installed';
 import type { InstalledAgent } from '../../runtime/registry/installed';
 

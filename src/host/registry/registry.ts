@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { parseSetting } from '../config/settingValues';
 import { InstalledAgents } from './installedAgents';
 import type { BrowserHost, RegistryBrowser } from './registryBrowser';

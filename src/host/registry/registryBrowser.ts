@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { platformKey } from '../../runtime/registry/distribution';
 import { installAgent, removeInstalled } from '../../runtime/registry/install';
 import type { InstalledAgent } from '../../runtime/registry/installed';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { AgentRuntime } from '../../runtime/agentRuntime';
 import type { SessionRef } from '../../session/sessionTabs';
 import type { SessionRecord, SessionStore } from './sessionStore';

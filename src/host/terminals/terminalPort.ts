@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ConnectionLog } from '../../agent/connection';
 import { withoutHostInternals } from '../../agent/environment';
 import type { Env } from '../../agent/environment';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ConnectionLog, TraceDirection } from '../../agent/connection';
 import { SecretScrubbers, scrubbingLog } from '../../runtime/secrets';
 import { DEFAULT_TRACE_LIMITS, TraceStore } from '../../runtime/trace';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { TraceStore } from '../../runtime/trace';
 
 export const TRACE_SCHEME = 'acp-trace';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { readRegularFile } from '../../../workspace/regularFile';
 
 /** Bounds of what the cache holds: a big repository must cost neither minutes nor gigabytes. */

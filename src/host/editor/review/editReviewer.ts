@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { EditReview, MAX_BASELINE_CHARS } from '../../../session/editReview';
 import type { CurrentText } from '../../../session/editReview';
 import type { TranscriptEvent } from '../../../session/transcript';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { FileTarget } from '../../checkpoints/checkpointStore';
 
 /** A file's state now (see EditReviewer's `current`): its text, null when it does not exist, undefined when unreadable. */
