@@ -112,8 +112,9 @@ export class DiffTexts {
   /** Keeps `diff`'s texts, dropping the oldest others' (their tool calls go to `dropped`) until they fit; too big on its own, it keeps none. */
   private hold(diff: Diff, dropped: Set<string>): void {
     const { oldText, newText, path } = diff.source!;
-    // Its old text costs nothing while the diff it shares it with holds it; the loop may drop that one.
-    const shares = () => diff.prior !== undefined && this.held.has(diff.prior);
+    // Its old text costs nothing while the diff it shares it with holds it (the loop may drop that
+    // one), unless another diff shares it already: one takes the charge over, the other pays its own.
+    const shares = () => diff.prior !== undefined && this.held.has(diff.prior) && (diff.prior.next ?? diff) === diff;
     const cost = () => (shares() ? 0 : (oldText?.length ?? 0)) + newText.length;
     for (const oldest of this.held) {
       if (cost() > this.budget || this.chars + cost() <= this.budget) break;

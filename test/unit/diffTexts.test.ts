@@ -146,10 +146,13 @@ test('an edit from another base than the newest text of its file shares nothing'
 
 test('chained, unchained, replaced and dropped diffs in any order: what is kept is never over the budget, nor under the texts it holds', () => {
   // A seeded walk through edits of three files by five tool calls; texts are versions of their file.
+  // mulberry32: the low bits of a plain LCG repeat too soon for choices mod 3, 4 and 5 to vary together.
   let seed = 7;
   const random = (n: number) => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed % n;
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 2 ** 32) * n);
   };
   const budget = 400;
   const texts = new DiffTexts(budget);
@@ -161,18 +164,25 @@ test('chained, unchained, replaced and dropped diffs in any order: what is kept 
     const toolCallId = `t${random(5)}`;
     const from = random(4) === 0 ? null : (versions.get(path) ?? null);
     const source = { path, oldText: from === null ? null : copyOf(from), newText: version(path, step) };
-    versions.set(path, source.newText);
-    const sources = random(5) === 0 ? [] : [source];
+    // Now and then a second edit in the same call, from the same text.
+    const second = { path, oldText: from === null ? null : copyOf(from), newText: version(path, -step) };
+    // Or the call's content again, its first diff only (as an agent resends what it has).
+    const sources = [[], [source], [source], [source, second], (content.get(toolCallId) ?? []).slice(0, 1)][random(5)];
+    if (sources.includes(source)) versions.set(path, source.newText);
     content.set(toolCallId, sources);
     texts.set(toolCallId, sources);
-    const held = [...content.keys()].flatMap((id) => (texts.source(id, 0) ? [texts.source(id, 0)!] : []));
+    const held = [...content.keys()].flatMap((id) => [0, 1].flatMap((at) => (texts.source(id, at) ? [texts.source(id, at)!] : [])));
     const all = held.flatMap((s) => [s.oldText ?? '', s.newText]);
     const total = all.reduce((n, t) => n + t.length, 0);
     const distinct = [...new Set(all)].reduce((n, t) => n + t.length, 0);
     assert.ok(texts.keptChars <= budget, `step ${step}: ${texts.keptChars} kept`);
     assert.ok(texts.keptChars >= distinct && texts.keptChars <= total, `step ${step}: ${texts.keptChars} kept, texts ${distinct}–${total}`);
-    if (sources.length > 0) assert.deepEqual(texts.source(toolCallId, 0), source, `step ${step}: the newest diff keeps its texts`);
+    // A new edit keeps its texts (a resent one stays as it was: dropped, if it was).
+    if (sources.includes(source)) assert.deepEqual(texts.source(toolCallId, sources.length - 1), sources.at(-1), `step ${step}: the newest diff keeps its texts`);
   }
+  // Every charge was moved, not lost nor counted twice: with every call's content gone, nothing is kept.
+  for (const toolCallId of content.keys()) texts.set(toolCallId, []);
+  assert.equal(texts.keptChars, 0);
 });
 
 test('a chain of whole-file edits keeps each version of the file once in memory', async () => {
@@ -197,4 +207,21 @@ test('a chain of whole-file edits keeps each version of the file once in memory'
   const grown = (await heap()) - before;
   assert.equal(t.diffSource(0, 0)?.newText, t.diffSource(1, 0)?.oldText);
   assert.ok(grown < 9_000_000, `the heap grew by ${(grown / 1e6).toFixed(1)} MB for 6 MB of versions`);
+});
+
+test('two edits of one call from the same kept text: one shares it, the other pays for it, and what is kept stays counted when that text\'s first diff goes', () => {
+  const [v0, v1] = ['0', '1'].map((c) => c.repeat(30));
+  const texts = new DiffTexts(200);
+  texts.set('a', [{ path: '/w/f.ts', oldText: v0, newText: v1 }]);
+  texts.set('b', [
+    { path: '/w/f.ts', oldText: copyOf(v1), newText: 'x'.repeat(30) },
+    { path: '/w/f.ts', oldText: copyOf(v1), newText: 'y'.repeat(30) },
+  ]);
+  assert.equal(texts.keptChars, 150, 'a: v0 v1; b: x, then y and v1 again');
+  // The one that pays for itself goes first, then the diff whose text the other shares.
+  texts.set('b', [{ path: '/w/f.ts', oldText: copyOf(v1), newText: 'x'.repeat(30) }]);
+  assert.equal(texts.keptChars, 90);
+  texts.set('a', []);
+  assert.equal(texts.keptChars, 60, 'b\'s x, and v1, charged to it now');
+  assert.equal(texts.source('b', 0)?.oldText, v1);
 });
