@@ -87,7 +87,9 @@ function walk(value: unknown, w: Walk, depth: number): unknown {
     return copy ?? value;
   }
   let copy: Record<string, unknown> | undefined;
-  for (const [key, child] of Object.entries(value)) {
+  // Keys, then each value: Object.entries made an array per key, on every tool card's raw JSON.
+  for (const key of Object.keys(value)) {
+    const child = (value as Record<string, unknown>)[key];
     let out: unknown;
     if (w.fields && CONTAINER_KEY.test(key)) out = hideContainer(child, w.mask);
     else if (w.fields && w.keys.test(key) && !isHarmless(child)) out = w.mask;

@@ -22,11 +22,15 @@ export function lenientNullable<T extends z.ZodMiniType>(schema: T) {
  * The field itself must still be an array; wrap it in `lenientOptional` where it is optional.
  */
 export function lenientArray<T extends z.ZodMiniType>(item: T) {
-  return z.pipe(z.array(z.unknown()), z.transform((values) =>
-    values.flatMap((value) => {
+  return z.pipe(z.array(z.unknown()), z.transform((values) => {
+    // A loop, not flatMap: no array per item, for every tool call's content and locations.
+    const kept: z.output<T>[] = [];
+    for (const value of values) {
       const parsed = item.safeParse(value);
-      return parsed.success ? [parsed.data] : [];
-    })));
+      if (parsed.success) kept.push(parsed.data);
+    }
+    return kept;
+  }));
 }
 
 /** `x-deserialize-default-on-null`: an explicit `null` reads as the empty value; a missing key still does not. */
