@@ -3,12 +3,13 @@
 // again; a diff too big on its own keeps none; a repeat of a dropped diff stays as it is.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { SessionUpdateSchema } from '../../src/protocol';
 import { DiffTexts, MAX_DIFF_TEXT_CHARS } from '../../src/session/diffTexts';
 import { Transcript } from '../../src/session/transcript';
-import type { TranscriptEvent } from '../../src/session/transcript';
+import type { DiffSource, TranscriptEvent } from '../../src/session/transcript';
 
 const diff = (path: string, newText: string, oldText: string | null = null) => ({ type: 'diff', path, oldText, newText });
 const call = (toolCallId: string, content: unknown[], sessionUpdate = 'tool_call') => SessionUpdateSchema.parse({ sessionUpdate, toolCallId, title: 'Edit', kind: 'edit', content });
@@ -85,27 +86,28 @@ test('a long session of big edits stays within the default budget', () => {
   assert.ok(kept * 2 * text.length <= MAX_DIFF_TEXT_CHARS);
 });
 
-test('dropped diff texts are freed: the cards\' previews keep no part of them alive', async () => {
-  // GC on demand, as `node --expose-gc` gives it: heap figures without it are noise.
+/** The heap in use after a GC on demand (as `node --expose-gc` gives it: heap figures without it are noise). */
+async function settledHeap(): Promise<number> {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   // V8 sweeps after a GC on threads of its own: the least of a few readings.
-  const heap = async () => {
-    const readings: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      gc();
-      readings.push(process.memoryUsage().heapUsed);
-    }
-    return Math.min(...readings);
-  };
+  const readings: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    gc();
+    readings.push(process.memoryUsage().heapUsed);
+  }
+  return Math.min(...readings);
+}
+
+test('dropped diff texts are freed: the cards\' previews keep no part of them alive', async () => {
   // Distinct flat files of 100 KB, one line edited: 100 edits are 20 MB of texts, where the
   // budget keeps 1 MB; each card previews the edited line, before and after.
   const file = (i: number, edited: boolean) => Array.from({ length: 1_400 }, (_, n) => `export const value${n}_${i} = compute(${n}, '${edited && n === 7 ? 'edited' : 'original'}'); // file ${i}\n`).join('');
-  const before = await heap();
+  const before = await settledHeap();
   const t = new Transcript(1_000_000);
   for (let i = 0; i < 100; i++) t.apply(call(`e${i}`, [diff(`/w/f${i}.ts`, file(i, true), file(i, false))]));
-  const grown = (await heap()) - before;
+  const grown = (await settledHeap()) - before;
   const cards = t.entries.flatMap((e) => (e.kind === 'tool' ? e.content : []));
   assert.deepEqual(cards[99], { type: 'diff', path: '/w/f99.ts', isNewFile: false, added: 1, removed: 1, preview: ["-export const value7_99 = compute(7, 'original'); // file 99", "+export const value7_99 = compute(7, 'edited'); // file 99"], previewTruncated: false });
   assert.ok(grown < 6_000_000, `the heap grew by ${(grown / 1e6).toFixed(1)} MB for a budget of 1 MB of diff texts`);
@@ -145,66 +147,58 @@ test('an edit from another base than the newest text of its file shares nothing'
 });
 
 test('chained, unchained, replaced and dropped diffs in any order: what is kept is never over the budget, nor under the texts it holds', () => {
-  // A seeded walk through edits of three files by five tool calls; texts are versions of their file.
-  // mulberry32: the low bits of a plain LCG repeat too soon for choices mod 3, 4 and 5 to vary together.
-  let seed = 7;
-  const random = (n: number) => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 2 ** 32) * n);
-  };
-  const budget = 400;
-  const texts = new DiffTexts(budget);
-  const versions = new Map<string, string>();
-  const version = (path: string, n: number) => `${path}@${n}:`.padEnd(20 + random(60), '.');
-  const content = new Map<string, { path: string; oldText: string | null; newText: string }[]>();
-  for (let step = 0; step < 2000; step++) {
-    const path = `/w/${'abc'[random(3)]}.ts`;
-    const toolCallId = `t${random(5)}`;
-    const from = random(4) === 0 ? null : (versions.get(path) ?? null);
-    const source = { path, oldText: from === null ? null : copyOf(from), newText: version(path, step) };
-    // Now and then a second edit in the same call, from the same text.
-    const second = { path, oldText: from === null ? null : copyOf(from), newText: version(path, -step) };
-    // Or the call's content again, its first diff only (as an agent resends what it has).
-    const sources = [[], [source], [source], [source, second], (content.get(toolCallId) ?? []).slice(0, 1)][random(5)];
-    if (sources.includes(source)) versions.set(path, source.newText);
-    content.set(toolCallId, sources);
-    texts.set(toolCallId, sources);
-    const held = [...content.keys()].flatMap((id) => [0, 1].flatMap((at) => (texts.source(id, at) ? [texts.source(id, at)!] : [])));
-    const all = held.flatMap((s) => [s.oldText ?? '', s.newText]);
-    const total = all.reduce((n, t) => n + t.length, 0);
-    const distinct = [...new Set(all)].reduce((n, t) => n + t.length, 0);
-    assert.ok(texts.keptChars <= budget, `step ${step}: ${texts.keptChars} kept`);
-    assert.ok(texts.keptChars >= distinct && texts.keptChars <= total, `step ${step}: ${texts.keptChars} kept, texts ${distinct}–${total}`);
-    // A new edit keeps its texts (a resent one stays as it was: dropped, if it was).
-    if (sources.includes(source)) assert.deepEqual(texts.source(toolCallId, sources.length - 1), sources.at(-1), `step ${step}: the newest diff keeps its texts`);
-  }
-  // Every charge was moved, not lost nor counted twice: with every call's content gone, nothing is kept.
-  for (const toolCallId of content.keys()) texts.set(toolCallId, []);
-  assert.equal(texts.keptChars, 0);
+  // Walks through edits of three files by five tool calls; texts are versions of their file.
+  const step = fc.record({
+    file: fc.constantFrom('a', 'b', 'c'),
+    call: fc.nat({ max: 4 }),
+    // From the file's newest text (a chain), or a new file.
+    fromNewest: fc.boolean(),
+    // No content; one edit; two from the same text; or the call's first diff again (as an agent resends what it has).
+    shape: fc.constantFrom('none', 'one', 'two', 'again'),
+    lengths: fc.tuple(fc.integer({ min: 20, max: 79 }), fc.integer({ min: 20, max: 79 })),
+  });
+  fc.assert(
+    fc.property(fc.array(step, { maxLength: 200 }), (steps) => {
+      const budget = 400;
+      const texts = new DiffTexts(budget);
+      const versions = new Map<string, string>();
+      const content = new Map<string, DiffSource[]>();
+      steps.forEach(({ file, call, fromNewest, shape, lengths }, n) => {
+        const path = `/w/${file}.ts`;
+        const toolCallId = `t${call}`;
+        const from = fromNewest ? (versions.get(path) ?? null) : null;
+        const source = { path, oldText: from === null ? null : copyOf(from), newText: `${path}@${n}:`.padEnd(lengths[0], '.') };
+        const second = { path, oldText: from === null ? null : copyOf(from), newText: `${path}@-${n}:`.padEnd(lengths[1], '.') };
+        const sources: DiffSource[] = { none: [], one: [source], two: [source, second], again: (content.get(toolCallId) ?? []).slice(0, 1) }[shape];
+        if (sources.includes(source)) versions.set(path, source.newText);
+        content.set(toolCallId, sources);
+        texts.set(toolCallId, sources);
+        const held = [...content.keys()].flatMap((id) => [0, 1].flatMap((at) => (texts.source(id, at) ? [texts.source(id, at)!] : [])));
+        const all = held.flatMap((s) => [s.oldText ?? '', s.newText]);
+        const total = all.reduce((sum, t) => sum + t.length, 0);
+        const distinct = [...new Set(all)].reduce((sum, t) => sum + t.length, 0);
+        assert.ok(texts.keptChars <= budget, `step ${n}: ${texts.keptChars} kept`);
+        assert.ok(texts.keptChars >= distinct && texts.keptChars <= total, `step ${n}: ${texts.keptChars} kept, texts ${distinct}–${total}`);
+        // A new edit keeps its texts (a resent one stays as it was: dropped, if it was).
+        if (sources.includes(source)) assert.deepEqual(texts.source(toolCallId, sources.length - 1), sources.at(-1), `step ${n}: the newest diff keeps its texts`);
+      });
+      // Every charge was moved, not lost nor counted twice: with every call's content gone, nothing is kept.
+      for (const toolCallId of content.keys()) texts.set(toolCallId, []);
+      assert.equal(texts.keptChars, 0);
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test('a chain of whole-file edits keeps each version of the file once in memory', async () => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  const heap = async () => {
-    const readings: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      gc();
-      readings.push(process.memoryUsage().heapUsed);
-    }
-    return Math.min(...readings);
-  };
   // 60 edits of a 100 KB file, each sent whole, the old text as its own copy (as each message is
   // parsed on its own): 12 MB of texts, 6 MB of versions.
   const lines = Array.from({ length: 1_400 }, (_, n) => `export const value${n} = compute(${n}, 'original'); // a line of the file\n`);
   const version = (i: number) => lines.map((line, n) => (n === i ? `// edit ${i}\n` : line)).join('');
-  const before = await heap();
+  const before = await settledHeap();
   const t = new Transcript();
   for (let i = 1; i <= 60; i++) t.apply(call(`e${i}`, [diff('/w/f.ts', version(i), copyOf(version(i - 1)))]));
-  const grown = (await heap()) - before;
+  const grown = (await settledHeap()) - before;
   assert.equal(t.diffSource(0, 0)?.newText, t.diffSource(1, 0)?.oldText);
   assert.ok(grown < 9_000_000, `the heap grew by ${(grown / 1e6).toFixed(1)} MB for 6 MB of versions`);
 });
