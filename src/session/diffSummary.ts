@@ -66,20 +66,19 @@ export function summariseDiff(path: string, oldText: string | null, newText: str
  */
 export function deferredSummary(path: string, oldText: string | null, newText: string): DiffSummary {
   const view = { type: 'diff', path, isNewFile: oldText === null } as const;
-  Object.defineProperty(view, PENDING, { value: { path, oldText, newText } satisfies Pending, writable: true });
+  Object.defineProperty(view, PENDING, { value: { oldText, newText } satisfies Pending, writable: true });
   return Object.defineProperties(view, COUNTS) as unknown as DiffSummary;
 }
 
 /** The texts a deferred summary is computed from, then the summary: a hidden (non-enumerable) own property. */
 const PENDING = Symbol('pending diff summary');
-type Pending = { path: string; oldText: string | null; newText: string } | DiffSummary;
+type Pending = { oldText: string | null; newText: string } | DiffSummary;
+type Deferred = { path: string; [PENDING]: Pending };
 
-function counted(view: object): DiffSummary {
-  const pending = (view as { [PENDING]: Pending })[PENDING];
+function counted(view: Deferred): DiffSummary {
+  const pending = view[PENDING];
   if ('type' in pending) return pending;
-  const summary = summariseDiff(pending.path, pending.oldText, pending.newText);
-  (view as { [PENDING]: Pending })[PENDING] = summary;
-  return summary;
+  return (view[PENDING] = summariseDiff(view.path, pending.oldText, pending.newText));
 }
 
 /**
@@ -88,10 +87,10 @@ function counted(view: object): DiffSummary {
  * and a context per diff: about 1 KB each, and twice the time to make).
  */
 const COUNTS: PropertyDescriptorMap = {
-  added: { enumerable: true, get: function (this: object) { return counted(this).added; } },
-  removed: { enumerable: true, get: function (this: object) { return counted(this).removed; } },
-  preview: { enumerable: true, get: function (this: object) { return counted(this).preview; } },
-  previewTruncated: { enumerable: true, get: function (this: object) { return counted(this).previewTruncated; } },
+  added: { enumerable: true, get: function (this: Deferred) { return counted(this).added; } },
+  removed: { enumerable: true, get: function (this: Deferred) { return counted(this).removed; } },
+  preview: { enumerable: true, get: function (this: Deferred) { return counted(this).preview; } },
+  previewTruncated: { enumerable: true, get: function (this: Deferred) { return counted(this).previewTruncated; } },
 };
 
 /** Characters compared at once (one native comparison) before the last block is walked. */

@@ -101,12 +101,10 @@ export class DiffTexts {
 
   private make(toolCallId: string, source: DiffSource): Diff {
     // An old text equal to the held newest text of its file is taken as that very string.
-    const prior = this.newest.get(source.path);
-    if (prior?.source && source.oldText !== null && source.oldText === prior.source.newText) {
-      const texts = { ...source, oldText: prior.source.newText };
-      return { toolCallId, view: deferredSummary(texts.path, texts.oldText, texts.newText), source: texts, size: 0, prior };
-    }
-    return { toolCallId, view: deferredSummary(source.path, source.oldText, source.newText), source, size: 0 };
+    const newest = this.newest.get(source.path);
+    const prior = source.oldText !== null && source.oldText === newest?.source?.newText ? newest : undefined;
+    const texts = prior ? { ...source, oldText: prior.source!.newText } : source;
+    return { toolCallId, view: deferredSummary(texts.path, texts.oldText, texts.newText), source: texts, size: 0, prior };
   }
 
   /** Keeps `diff`'s texts, dropping the oldest others' (their tool calls go to `dropped`) until they fit; too big on its own, it keeps none. */
@@ -123,9 +121,12 @@ export class DiffTexts {
       dropped.add(oldest.toolCallId);
     }
     diff.size = cost();
-    if (diff.size <= this.budget && shares()) diff.prior!.next = diff;
+    if (diff.size > this.budget) {
+      diff.prior = undefined;
+      return this.drop(diff);
+    }
+    if (shares()) diff.prior!.next = diff;
     else diff.prior = undefined;
-    if (diff.size > this.budget) return this.drop(diff);
     this.newest.set(path, diff);
     this.held.add(diff);
     this.chars += diff.size;
