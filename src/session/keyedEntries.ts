@@ -1,4 +1,5 @@
 import type { EntryList } from './entryList';
+import { IdTable } from './idTable';
 import type { Entry } from './model';
 
 type EntryOf<K extends Entry['kind']> = Extract<Entry, { kind: K }>;
@@ -8,7 +9,11 @@ type EntryOf<K extends Entry['kind']> = Extract<Entry, { kind: K }>;
  * each id's entry index, so an update finds its entry at once, whatever the transcript's length.
  */
 export class KeyedEntries<K extends Entry['kind']> {
-  private readonly index = new Map<string, number>();
+  /** Not a Map: a new id's lookup in a Map misses the caches once the index is large (IdTable says why). */
+  private readonly index = new IdTable((at) => {
+    const entry = this.entryAt(at);
+    return entry && this.idOf(entry);
+  });
 
   constructor(
     private readonly entries: EntryList,
@@ -16,9 +21,13 @@ export class KeyedEntries<K extends Entry['kind']> {
     private readonly idOf: (entry: EntryOf<K>) => string,
   ) {}
 
-  /** The ids, in the order their entries were added. */
-  ids(): IterableIterator<string> {
-    return this.index.keys();
+  /** The ids, in the order their entries were added (a walk over every entry: not for a fold). */
+  *ids(): IterableIterator<string> {
+    for (let at = 0; at < this.entries.length; at++) {
+      const entry = this.entryAt(at);
+      // A restored transcript may hold an id twice; the index names the later entry.
+      if (entry && this.indexOf(this.idOf(entry)) === at) yield this.idOf(entry);
+    }
   }
 
   get(id: string): EntryOf<K> | undefined {
@@ -27,8 +36,7 @@ export class KeyedEntries<K extends Entry['kind']> {
 
   /**
    * Where `id`'s entry is (undefined: it has none yet). An upsert passes it to `entryAt` and `put`:
-   * one lookup rather than one per step. A new id's lookup misses the caches once the index is
-   * large, so each one counts (bench/folds.mjs, `tool_call (new)`).
+   * one lookup rather than one per step: each one counts (bench/folds.mjs, `tool_call (new)`).
    */
   indexOf(id: string): number | undefined {
     return this.index.get(id);
