@@ -4,7 +4,7 @@ import type { DiffSummary } from './model';
 /** How many changed lines a tool card previews; the diff editor shows the rest. */
 export const DIFF_PREVIEW_LINES = 40;
 /** A minified one-line file must not become a megabyte of preview. */
-const PREVIEW_LINE_CHARS = 400;
+export const PREVIEW_LINE_CHARS = 400;
 /**
  * Line diffs are O(N·D): an agent that rewrites a huge file must not stall the extension host.
  * Past these bounds the card counts every line after the common start as replaced (still true,

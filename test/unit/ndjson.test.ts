@@ -2,6 +2,7 @@
 // with everything that is not a message skipped and reported instead of killing the stream.
 import test, { describe } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { PassThrough, Writable } from 'node:stream';
 import type { Message } from 'vscode-jsonrpc/node';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../src/agent/ndjson';
@@ -217,22 +218,25 @@ describe('NdjsonMessageReader: the line-length cap', () => {
   });
 });
 
-/** A stdin stand-in that finishes each write after a pseudo-random delay and records overlap. */
+/** A stdin stand-in that finishes each write after the next of `delays` (ms, in turn) and records overlap. */
 class SlowSink extends Writable {
   readonly chunks: string[] = [];
   inFlight = 0;
   maxInFlight = 0;
-  private seed = 7;
+  private writes = 0;
+
+  constructor(private readonly delays: readonly number[] = [1]) {
+    super();
+  }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-    this.seed = (this.seed * 1103515245 + 12345) % 2147483648;
     setTimeout(() => {
       this.chunks.push(chunk.toString('utf8'));
       this.inFlight--;
       callback();
-    }, this.seed % 4);
+    }, this.delays[this.writes++ % this.delays.length]);
   }
 }
 
@@ -257,14 +261,19 @@ describe('NdjsonMessageWriter', () => {
     assert.ok(lines.every((l) => !l.includes('\r')));
   });
 
-  test('concurrent writes stay in order, one write in flight at a time', TIMEOUT, async () => {
-    const sink = new SlowSink();
-    const writer = new NdjsonMessageWriter(sink);
-    const messages = Array.from({ length: 50 }, (_, i) => ({ jsonrpc: '2.0', method: 'session/update', params: { n: i } }) as Message);
-    await Promise.all(messages.map((m) => writer.write(m)));
-    const lines = sink.chunks.join('').split('\n').filter(Boolean);
-    assert.deepEqual(lines.map((l) => (JSON.parse(l) as { params: { n: number } }).params.n), messages.map((_, i) => i));
-    assert.equal(sink.maxInFlight, 1);
+  test('concurrent writes stay in order, one write in flight at a time, however long each write takes', TIMEOUT, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 50 }), async (delays) => {
+        const sink = new SlowSink(delays);
+        const writer = new NdjsonMessageWriter(sink);
+        const messages = Array.from({ length: 50 }, (_, i) => ({ jsonrpc: '2.0', method: 'session/update', params: { n: i } }) as Message);
+        await Promise.all(messages.map((m) => writer.write(m)));
+        const lines = sink.chunks.join('').split('\n').filter(Boolean);
+        assert.deepEqual(lines.map((l) => (JSON.parse(l) as { params: { n: number } }).params.n), messages.map((_, i) => i));
+        assert.equal(sink.maxInFlight, 1);
+      }),
+      { numRuns: 15 },
+    );
   });
 
   test('onMessage (the trace) sees each message as it is queued', TIMEOUT, async () => {

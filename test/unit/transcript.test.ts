@@ -2,10 +2,11 @@
 // transcript a user would see after a sequence of session/updates.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { diffArrays, diffLines } from 'diff';
 import { SessionUpdateSchema } from '../../src/protocol';
 import { Transcript } from '../../src/session/transcript';
-import { DIFF_PREVIEW_LINES, deferredSummary, summariseDiff } from '../../src/session/diffSummary';
+import { DIFF_PREVIEW_LINES, PREVIEW_LINE_CHARS, deferredSummary, summariseDiff } from '../../src/session/diffSummary';
 import { EntryViewSchema } from '../../src/webview-protocol/entries';
 import type { EntryView, ToolContentView } from '../../src/webview-protocol/entries';
 import { sliceLines } from '../../src/workspace/lines';
@@ -157,7 +158,8 @@ test('a tool call update that repeats a diff keeps its summary; a changed diff i
 /**
  * A card's summary as it must be: jsdiff's line counts for the whole texts (a shortest line
  * diff), and the preview of jsdiff's line diff between the lines the texts begin and end with
- * (whole lines, line endings included, found line by line rather than as summariseDiff does).
+ * (whole lines, line endings included, found line by line rather than as summariseDiff does),
+ * each cut at the preview's length.
  */
 const reference = (oldText: string, newText: string) => {
   let added = 0;
@@ -174,7 +176,7 @@ const reference = (oldText: string, newText: string) => {
   while (end < Math.min(a.length, b.length) - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
   const preview: string[] = [];
   for (const change of diffArrays(a.slice(start, a.length - end), b.slice(start, b.length - end))) {
-    if (change.added || change.removed) preview.push(...change.value.map((line) => (change.added ? '+' : '-') + line.replace(/\n$/, '')));
+    if (change.added || change.removed) preview.push(...change.value.map((line) => (change.added ? '+' : '-') + line.replace(/\n$/, '').slice(0, PREVIEW_LINE_CHARS)));
   }
   return { added, removed, preview: preview.slice(0, DIFF_PREVIEW_LINES) };
 };
@@ -192,20 +194,23 @@ test('diff summaries are the ones a line diff (jsdiff diffLines) gives, line end
 });
 
 test('diff summaries of longer texts, edited anywhere, are still the line diff’s (the common start and end are not diffed)', () => {
-  let seed = 7;
-  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-  const line = () => ['a', 'b', 'c', '', 'a long line that repeats itself '.repeat(1 + random(10))][random(5)] + ['\n', '\r\n', ''][random(3)];
-  const text = (lines: number) => Array.from({ length: lines }, line).join('');
-  for (let i = 0; i < 3000; i++) {
-    // A shared start and end (often past a block of 1024 characters), and texts that differ
-    // between them. Lines stay under the preview's 400 characters, which the reference does not cut.
-    const shared = text(random(3) === 0 ? 0 : random(200));
-    const sharedEnd = text(random(3) === 0 ? 0 : random(200));
-    const oldText = shared + text(random(8)) + sharedEnd;
-    const newText = shared + text(random(8)) + sharedEnd;
-    const { added, removed, preview } = summariseDiff('p', oldText, newText);
-    assert.deepEqual({ added, removed, preview }, reference(oldText, newText), JSON.stringify({ oldText, newText }));
-  }
+  // Long lines (one of 32 to 640 characters, or more where a line without an end runs into the
+  // next) are cut in the preview.
+  const line = fc
+    .tuple(fc.oneof(fc.constantFrom('a', 'b', 'c', ''), fc.integer({ min: 1, max: 20 }).map((n) => 'a long line that repeats itself '.repeat(n))), fc.constantFrom('\n', '\r\n', ''))
+    .map(([text, end]) => text + end);
+  const text = (maxLines: number) => fc.array(line, { maxLength: maxLines, size: 'max' }).map((lines) => lines.join(''));
+  // A shared start and end, often none, often past a block of 1024 characters, and texts that differ between them.
+  const shared = fc.oneof(fc.constant(''), text(200));
+  fc.assert(
+    fc.property(shared, shared, text(8), text(8), (start, end, middle, otherMiddle) => {
+      const oldText = start + middle + end;
+      const newText = start + otherMiddle + end;
+      const { added, removed, preview } = summariseDiff('p', oldText, newText);
+      assert.deepEqual({ added, removed, preview }, reference(oldText, newText));
+    }),
+    { numRuns: 3000 },
+  );
 });
 
 test('a card\'s summary, computed when first read, reads the same every way the panel, the save and the export read it', () => {
