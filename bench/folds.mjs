@@ -9,6 +9,8 @@ const require = createRequire(import.meta.url);
 const { Transcript } = require('../out/src/session/transcript.js');
 const { SessionState } = require('../out/src/session/sessionState.js');
 const { foldUpdate } = require('../out/src/session/fold.js');
+const { SessionStore } = require('../out/src/host/sessions/sessionStore.js');
+const { SecretScrubber } = require('../out/src/runtime/secrets.js');
 
 const SIZES = [100, 10_000, 100_000];
 const BATCH = 1000;
@@ -120,6 +122,28 @@ function newIdInMap() {
   return perCall(adds, (n) => `new_${n}`);
 }
 
+/**
+ * What a turn's end costs the host, by transcript length: the transcript is saved (each entry
+ * fitted to its budget, the newest that fit the transcript's, the agent's secrets masked in them),
+ * as SessionTabs does it, into a store whose memento only takes the value. Median ms of 7. It
+ * grows until what is kept reaches the budget (about 20,000 of these entries), and not after.
+ */
+function turnEndSaves() {
+  const memento = { get: () => undefined, keys: () => [], update: () => Promise.resolve() };
+  const store = new SessionStore(memento);
+  const secrets = new SecretScrubber();
+  secrets.add('sk-bench-0123456789abcdef');
+  return [1000, 10_000, 100_000, 200_000].map((size) => {
+    const { entries } = session(size).model.transcript;
+    const runs = Array.from({ length: 7 }, () => {
+      const start = performance.now();
+      store.saveTranscript({ agentName: 'bench', sessionId: 's' }, entries, (kept) => secrets.scrubDeep(kept));
+      return performance.now() - start;
+    });
+    return { size, ms: median(runs) };
+  });
+}
+
 export async function folds() {
   const rows = [['update kind', ...SIZES.map((s) => `${count(s)} entries`), `growth ${count(SIZES.at(-1))}/${count(SIZES[0])}`, 'verdict']];
   let worst = 0;
@@ -132,6 +156,11 @@ export async function folds() {
   const inMap = newIdInMap();
   rows.push(['    for comparison, a new id in a bare Map: Map.get + Map.set + push', ...inMap.map((c) => `${c.toFixed(2)} µs`), ratio(inMap.at(-1) / inMap[0]), '']);
   table(`Fold cost per update by kind and transcript length (median of ${BATCHES} batches of ${BATCH})`, rows);
+  const saves = turnEndSaves();
+  table("A turn's end: the transcript saved (fitted to its budget, secrets masked in what is kept), median of 7", [
+    ['entries', ...saves.map(({ size }) => count(size)), `growth ${count(saves.at(-1).size)}/${count(saves.at(-2).size)}`],
+    ['ms', ...saves.map(({ ms }) => `${ms.toFixed(1)} ms`), ratio(saves.at(-1).ms / saves.at(-2).ms)],
+  ]);
   return { worstGrowth: worst };
 }
 

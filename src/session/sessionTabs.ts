@@ -22,7 +22,8 @@ export interface TabStore {
   details(ref: SessionRef): SessionDetails | undefined;
   remember(ref: SessionRef, title: string, details: SessionDetails): Thenable<void>;
   setOpenTabs(open: SessionRef[], shown: SessionRef | undefined): Thenable<void>;
-  saveTranscript(ref: SessionRef, entries: Transcript['entries']): Thenable<void>;
+  /** `scrub` masks secrets in what is saved (which is less than `entries`: it is given that only). */
+  saveTranscript(ref: SessionRef, entries: Transcript['entries'], scrub: <T>(value: T) => T): Thenable<void>;
 }
 
 /** An open session as the switcher lists it. */
@@ -202,8 +203,8 @@ export class SessionTabs {
   /** What the agent said may quote a secret it was given: the store keeps it masked. */
   private saveTranscript({ controller }: Tab): void {
     if (!controller.agentSessionId) return;
-    const entries = controller.runtime.secrets.scrubDeep(controller.transcript.entries);
-    void this.store.saveTranscript({ agentName: controller.agentName, sessionId: controller.agentSessionId }, entries);
+    const { secrets } = controller.runtime;
+    void this.store.saveTranscript({ agentName: controller.agentName, sessionId: controller.agentSessionId }, controller.transcript.entries, (kept) => secrets.scrubDeep(kept));
   }
 
   /** Every session and every process ends (the window closes: what comes back is in the store). */

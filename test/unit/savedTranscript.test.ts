@@ -5,6 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { fitEntry, MAX_ENTRY_CHARS, MAX_TRANSCRIPT_CHARS, savedEntries } from '../../src/host/sessions/savedTranscript';
 import { SessionStore } from '../../src/host/sessions/sessionStore';
+import { MASK, SecretScrubber } from '../../src/runtime/secrets';
 import type { EntryView } from '../../src/webview-protocol/entries';
 import { FakeMemento } from './helpers/memento';
 
@@ -89,4 +90,26 @@ test('notices, compactions, plans by id, a turn’s usage and a tool’s raw fie
   const ref = { agentName: 'A', sessionId: 's' };
   await store.saveTranscript(ref, entries);
   assert.deepEqual(store.transcript(ref), entries);
+});
+
+test('secrets are masked in what is kept, and the masking is given only that, not the whole transcript', async () => {
+  const scrubber = new SecretScrubber();
+  scrubber.add('sk-secret-value');
+  // 3,000 entries of about 1,000 characters, each quoting the secret: about 2,000 fit the budget.
+  const entries: EntryView[] = Array.from({ length: 3000 }, (_, i) => ({ kind: 'agent', text: `${i} sk-secret-value ${huge(1000)}` }));
+  const store = new SessionStore(new FakeMemento());
+  const ref = { agentName: 'A', sessionId: 's' };
+  let given = 0;
+  await store.saveTranscript(ref, entries, (kept) => {
+    given = (kept as unknown as unknown[]).length;
+    return scrubber.scrubDeep(kept);
+  });
+  const saved = store.transcript(ref)!;
+  assert.ok(saved.length > 1000 && saved.length < 3000, `${saved.length} entries kept`);
+  assert.equal(given, saved.length, 'the masking walked what is kept only');
+  const text = JSON.stringify(saved);
+  assert.equal(text.includes('sk-secret-value'), false);
+  const last = saved.at(-1);
+  assert.ok(last?.kind === 'agent' && last.text.startsWith(`2999 ${MASK} `));
+  assert.ok(text.length <= MAX_TRANSCRIPT_CHARS);
 });

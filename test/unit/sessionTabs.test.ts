@@ -132,6 +132,21 @@ test('transcripts: saved when a turn ends, restored when the session is opened a
   }
 });
 
+test('a saved transcript masks the secrets its agent was given; the live one keeps the text', async () => {
+  const { tabs: t, store } = tabs();
+  const tab = t.open(agent('Alpha'));
+  try {
+    tab.controller.runtime.secrets.add('sk-live-123456');
+    await tab.controller.prompt('use sk-live-123456 now');
+    const saved = store.transcript({ agentName: 'Alpha', sessionId: tab.controller.agentSessionId! });
+    assert.deepEqual(saved?.map((e) => (e.kind === 'user' || e.kind === 'agent' ? e.text : e.kind)), ['use *** now', 'use *** now', 'turnEnd']);
+    const first = tab.controller.transcript.entries[0];
+    assert.ok(first?.kind === 'user' && first.text === 'use sk-live-123456 now');
+  } finally {
+    await t.dispose();
+  }
+});
+
 test("a renamed preset: its history, open tabs and transcripts move to the new name at once; other agents' stay", async () => {
   const store = new SessionStore(new FakeMemento());
   const old = (sessionId: string) => ({ agentName: 'Claude Code', sessionId });
