@@ -125,8 +125,9 @@ function newIdInMap() {
 /**
  * What a turn's end costs the host, by transcript length: the transcript is saved (each entry
  * fitted to its budget, the newest that fit the transcript's, the agent's secrets masked in them),
- * as SessionTabs does it, into a store whose memento only takes the value. Median ms of 7. It
- * grows until what is kept reaches the budget (about 20,000 of these entries), and not after.
+ * as SessionTabs does it, into a store whose memento only takes the value. After a first save,
+ * each of 7 turns adds a prompt, an answer and 5 tool calls, then saves: median ms. It grows
+ * until what is kept reaches the budget (about 20,000 of these entries), and not after.
  */
 function turnEndSaves() {
   const memento = { get: () => undefined, keys: () => [], update: () => Promise.resolve() };
@@ -134,10 +135,15 @@ function turnEndSaves() {
   const secrets = new SecretScrubber();
   secrets.add('sk-bench-0123456789abcdef');
   return [1000, 10_000, 100_000, 200_000].map((size) => {
-    const { entries } = session(size).model.transcript;
-    const runs = Array.from({ length: 7 }, () => {
+    const { model, fold } = session(size);
+    const save = () => store.saveTranscript({ agentName: 'bench', sessionId: 's' }, model.transcript.entries, (kept) => secrets.scrubDeep(kept));
+    save();
+    const runs = Array.from({ length: 7 }, (_, turn) => {
+      model.transcript.addUserPrompt(`prompt of turn ${turn}`);
+      fold({ sessionUpdate: 'agent_message_chunk', content: text(`the answer of turn ${turn} `.repeat(20)) });
+      for (let i = 0; i < 5; i++) fold({ sessionUpdate: 'tool_call', toolCallId: `turn_${turn}_${i}`, title: `Edit ${i}`, kind: 'edit', status: 'completed', locations: [{ path: `/w/src/f${i}.ts` }] });
       const start = performance.now();
-      store.saveTranscript({ agentName: 'bench', sessionId: 's' }, entries, (kept) => secrets.scrubDeep(kept));
+      save();
       return performance.now() - start;
     });
     return { size, ms: median(runs) };
@@ -157,7 +163,7 @@ export async function folds() {
   rows.push(['    for comparison, a new id in a bare Map: Map.get + Map.set + push', ...inMap.map((c) => `${c.toFixed(2)} µs`), ratio(inMap.at(-1) / inMap[0]), '']);
   table(`Fold cost per update by kind and transcript length (median of ${BATCHES} batches of ${BATCH})`, rows);
   const saves = turnEndSaves();
-  table("A turn's end: the transcript saved (fitted to its budget, secrets masked in what is kept), median of 7", [
+  table("A turn's end: the transcript saved (fitted to its budget, secrets masked in what is kept), median of 7 turns", [
     ['entries', ...saves.map(({ size }) => count(size)), `growth ${count(saves.at(-1).size)}/${count(saves.at(-2).size)}`],
     ['ms', ...saves.map(({ ms }) => `${ms.toFixed(1)} ms`), ratio(saves.at(-1).ms / saves.at(-2).ms)],
   ]);

@@ -113,3 +113,18 @@ test('secrets are masked in what is kept, and the masking is given only that, no
   assert.ok(last?.kind === 'agent' && last.text.startsWith(`2999 ${MASK} `));
   assert.ok(text.length <= MAX_TRANSCRIPT_CHARS);
 });
+
+test('a save fits only the entries new since the one before (entries are replaced, never changed); a clipped one is fitted again', () => {
+  let read = 0;
+  // An entry whose text counts its reads, as a diff summary computes itself when first read.
+  const counted = Object.defineProperty({ kind: 'agent' }, 'text', { enumerable: true, get: () => (read++, 'counted') }) as EntryView;
+  const big = tool([{ type: 'text', text: huge(MAX_ENTRY_CHARS + 10) }]);
+  savedEntries([counted, big]);
+  assert.equal(read, 1);
+  const fresh: EntryView = { kind: 'agent', text: 'new' };
+  const saved = savedEntries([counted, big, fresh]);
+  assert.equal(read, 1, 'the entry saved before is not read again');
+  assert.deepEqual(JSON.parse(JSON.stringify([saved[0], saved[2]])), [{ kind: 'agent', text: 'counted' }, fresh]);
+  const clipped = saved[1];
+  assert.ok(clipped.kind === 'tool' && clipped.content[0].type === 'text' && clipped.content[0].text.length < MAX_ENTRY_CHARS, 'the big one clipped again');
+});

@@ -19,8 +19,15 @@ const MARKER_CHARS = 300;
 
 const notice = (message: string): EntryView => ({ kind: 'error', message });
 
+/**
+ * The JSON size of each entry saved as it is (nothing in it clipped). Entries are replaced, never
+ * changed, so a save at a turn's end fits only the entries that are new since the one before:
+ * fitting every entry the budget keeps cost ~35 ms a turn in a long session.
+ */
+const fittedSizes = new WeakMap<EntryView, number>();
+
 /** A JSON value with every string longer than `cap` clipped, and what that clipping left (in characters of strings). */
-function clipStrings(value: unknown, cap: number, count: { chars: number }): unknown {
+function clipStrings(value: unknown, cap: number, count: { chars: number; clipped: boolean }): unknown {
   if (typeof value === 'string') {
     if (value.length <= cap) {
       count.chars += value.length;
@@ -30,6 +37,7 @@ function clipStrings(value: unknown, cap: number, count: { chars: number }): unk
     const end = /[\uD800-\uDBFF]/.test(value[cap - 1]) ? cap - 1 : cap;
     const clipped = `${value.slice(0, end)}\n\n… [${(value.length - end).toLocaleString('en-US')} more characters were not saved]`;
     count.chars += clipped.length;
+    count.clipped = true;
     return clipped;
   }
   if (Array.isArray(value)) return value.map((item) => clipStrings(item, cap, count));
@@ -41,13 +49,20 @@ function clipStrings(value: unknown, cap: number, count: { chars: number }): unk
 
 /** `entry` within MAX_ENTRY_CHARS, with its JSON size: as it is, clipped, or a marker in its place. */
 export function fitEntry(entry: EntryView): { entry: EntryView; size: number } {
+  const known = fittedSizes.get(entry);
+  if (known !== undefined) return { entry, size: known };
   for (let cap = MAX_ENTRY_CHARS; ; cap = Math.max(MIN_CLIP_CHARS, Math.floor(cap / 4))) {
-    const count = { chars: 0 };
+    const count = { chars: 0, clipped: false };
     const clipped = clipStrings(entry, cap, count) as EntryView;
     // The strings alone already say when it cannot fit: no JSON of it is made then.
     if (count.chars <= MAX_ENTRY_CHARS) {
       const size = JSON.stringify(clipped).length;
-      if (size <= MAX_ENTRY_CHARS) return { entry: clipped, size };
+      if (size <= MAX_ENTRY_CHARS) {
+        if (count.clipped) return { entry: clipped, size };
+        // Nothing clipped: the entry is saved as it is, and its size is known to the next save.
+        fittedSizes.set(entry, size);
+        return { entry, size };
+      }
     }
     if (cap === MIN_CLIP_CHARS) break;
   }
