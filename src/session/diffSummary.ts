@@ -86,12 +86,12 @@ function counted(view: Deferred): DiffSummary {
  * small object of a shape shared by all (getters written in an object literal were four closures
  * and a context per diff: about 1 KB each, and twice the time to make).
  */
-const COUNTS: PropertyDescriptorMap = {
-  added: { enumerable: true, get: function (this: Deferred) { return counted(this).added; } },
-  removed: { enumerable: true, get: function (this: Deferred) { return counted(this).removed; } },
-  preview: { enumerable: true, get: function (this: Deferred) { return counted(this).preview; } },
-  previewTruncated: { enumerable: true, get: function (this: Deferred) { return counted(this).previewTruncated; } },
-};
+const COUNTS: PropertyDescriptorMap = Object.fromEntries(
+  (['added', 'removed', 'preview', 'previewTruncated'] as const satisfies readonly (keyof DiffSummary)[]).map((key) => [
+    key,
+    { enumerable: true, get: function (this: Deferred) { return counted(this)[key]; } },
+  ]),
+);
 
 /** Characters compared at once (one native comparison) before the last block is walked. */
 const BLOCK = 1024;
