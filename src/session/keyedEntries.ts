@@ -25,8 +25,9 @@ export class KeyedEntries<K extends Entry['kind']> {
   *ids(): IterableIterator<string> {
     for (let at = 0; at < this.entries.length; at++) {
       const entry = this.entryAt(at);
+      const id = entry && this.idOf(entry);
       // A restored transcript may hold an id twice; the index names the later entry.
-      if (entry && this.indexOf(this.idOf(entry)) === at) yield this.idOf(entry);
+      if (id !== undefined && this.indexOf(id) === at) yield id;
     }
   }
 
