@@ -2,7 +2,9 @@
 // a snapshot of 100, 1,000 and 10,000 entries (to the first paint, and until every entry is
 // rendered), then the cost of one more entry and of one more
 // chunk into the last entry, which must not grow with the transcript's length, and of one more
-// chunk into a 100 KB answer (against the browser's own cost of that change); and the page's
+// chunk into a 100 KB answer (against the browser's own cost of that change), and of the oldest
+// checkpoint kept moving on (every prompt drops one once the workspace's checkpoints are at their
+// budget: the user's messages show Restore and Edit disabled from then); and the page's
 // JS heap after GC. The entries come from the host's own model: the recorded turns of
 // traffic.mjs folded by Transcript, as a restored session would hold them.
 //
@@ -66,7 +68,10 @@ const LONG_PARAGRAPH = 'A long answer with `code` and **bold** words. '.repeat(2
 /** A file streamed into the answer, 100 KB so far, its fence still open: the chunks are more of its lines. */
 const LONG_FENCE = `Here is the whole file:\n\n\`\`\`ts\n${Array.from({ length: 2500 }, (_, i) => `export const value${i} = compute(${i});`).join('\n')}`;
 
-/** The first `n` entries of a transcript of many short turns (prompt, thoughts, answers, tool calls, diffs, plan). */
+/**
+ * The first `n` entries of a transcript of many short turns (prompt, thoughts, answers, tool
+ * calls, diffs, plan); each prompt has a checkpoint, its turn's number.
+ */
 function entriesOf(n) {
   const transcript = new Transcript();
   let turns = 0;
@@ -74,7 +79,7 @@ function entriesOf(n) {
     if (transcript.entries.length >= n) break;
     if ('turnStart' in update) {
       if (turns++ > 0) transcript.endTurn({ stopReason: 'end_turn' });
-      transcript.addUserPrompt(`Prompt ${turns}: fix the failing test`);
+      transcript.addUserPrompt(`Prompt ${turns}: fix the failing test`, [], turns);
     } else transcript.apply(SessionUpdateSchema.parse(update));
   }
   return transcript.entries.slice(0, n);
@@ -198,6 +203,9 @@ async function oneRun(env, n, snapshot) {
     const cost = (samples) => median(samples.map((s) => s.handler + s.frame));
     const entryCost = cost(await page.evaluate((m) => window.__bench.series(m), entries));
     const chunkCost = cost(await page.evaluate((m) => window.__bench.series(m), chunks));
+    // The snapshot keeps every checkpoint (the oldest is 1): each of these drops the oldest one.
+    const evictions = Array.from({ length: SAMPLES }, (_, i) => ({ type: 'session', session: h.session({ oldestCheckpoint: 2 + i }) }));
+    const evictionCost = cost(await page.evaluate((m) => window.__bench.series(m), evictions));
     // The same chunks into an answer that is already 100 KB long: one of many blocks, as agents
     // write them, and one that is a single 100 KB paragraph.
     // Of those, the message handler alone (zod, mirror, markdown) is what the panel's code costs;
@@ -213,7 +221,7 @@ async function oneRun(env, n, snapshot) {
     const codeChunks = chunks.map((c, i) => ({ ...c, text: `\nexport const more${i} = compute(${i});` }));
     const [fenceChunkCost, fenceChunkHandler] = await chunksInto(last + 3, LONG_FENCE, codeChunks);
     if (page.__log.pageErrors.length) throw new Error(`page errors: ${page.__log.pageErrors.join('; ')}`);
-    return { restore, restoreComplete, heap, heapDelta: heap - emptyHeap, entryCost, chunkCost, bigChunkCost, bigChunkHandler, bigChunkFloor, paragraphChunkCost, paragraphChunkHandler, fenceChunkCost, fenceChunkHandler };
+    return { restore, restoreComplete, heap, heapDelta: heap - emptyHeap, entryCost, chunkCost, evictionCost, bigChunkCost, bigChunkHandler, bigChunkFloor, paragraphChunkCost, paragraphChunkHandler, fenceChunkCost, fenceChunkHandler };
   } finally {
     await h.closePanel(page);
   }
@@ -224,7 +232,7 @@ export async function longTranscript() {
   const results = {};
   try {
     for (const n of SIZES) {
-      const snapshot = h.snapshot(entriesOf(n));
+      const snapshot = h.snapshot(entriesOf(n), { session: h.session({ oldestCheckpoint: 1 }) });
       const check = h.protocol().HostToViewSchema.safeParse(snapshot);
       if (!check.success) throw new Error(`bench bug: invalid snapshot: ${check.error.issues[0].message}`);
       const runs = await repeat(RUNS, () => oneRun(env, n, snapshot));
@@ -236,11 +244,12 @@ export async function longTranscript() {
   const [small, , large] = SIZES.map((n) => results[n]);
   const entryGrowth = large.entryCost / small.entryCost;
   const chunkGrowth = large.chunkCost / small.chunkCost;
+  const evictionGrowth = large.evictionCost / small.evictionCost;
   table(`3. Long transcripts in the real webview, median of ${RUNS} runs (cost = main-thread ms: message handler + the frame that renders it)`, [
-    ['entries', 'restore snapshot: first paint (post → last entry in DOM → frame rendered)', 'every entry rendered', 'append one entry', 'stream one chunk into the last entry', 'same, the entry a 100 KB answer of many blocks (of which handler)', 'same, the entry one 100 KB paragraph (of which handler)', 'same, the entry a 100 KB code block still open (of which handler)', 'JS heap after GC (of which transcript)'],
+    ['entries', 'restore snapshot: first paint (post → last entry in DOM → frame rendered)', 'every entry rendered', 'append one entry', 'stream one chunk into the last entry', 'the oldest checkpoint kept moves on', 'same, the entry a 100 KB answer of many blocks (of which handler)', 'same, the entry one 100 KB paragraph (of which handler)', 'same, the entry a 100 KB code block still open (of which handler)', 'JS heap after GC (of which transcript)'],
     ...SIZES.map((n) => {
       const r = results[n];
-      return [n.toLocaleString('en-US'), ms(r.restore), ms(r.restoreComplete), ms(r.entryCost), ms(r.chunkCost), `${ms(r.bigChunkCost)} (${ms(r.bigChunkHandler)})`, `${ms(r.paragraphChunkCost)} (${ms(r.paragraphChunkHandler)})`, `${ms(r.fenceChunkCost)} (${ms(r.fenceChunkHandler)})`, `${bytes(r.heap)} (${bytes(r.heapDelta)})`];
+      return [n.toLocaleString('en-US'), ms(r.restore), ms(r.restoreComplete), ms(r.entryCost), ms(r.chunkCost), ms(r.evictionCost), `${ms(r.bigChunkCost)} (${ms(r.bigChunkHandler)})`, `${ms(r.paragraphChunkCost)} (${ms(r.paragraphChunkHandler)})`, `${ms(r.fenceChunkCost)} (${ms(r.fenceChunkHandler)})`, `${bytes(r.heap)} (${bytes(r.heapDelta)})`];
     }),
   ]);
   table('3. Long transcripts: growth with length', [
@@ -248,6 +257,7 @@ export async function longTranscript() {
     ['restore 10,000 entries: first paint', ms(large.restore), '≤ 300 ms', verdict(large.restore <= 300)],
     ['append one entry, 10,000 / 100 entries', ratio(entryGrowth), 'does not grow (≤ 1.5×)', verdict(entryGrowth <= 1.5)],
     ['stream one chunk, 10,000 / 100 entries', ratio(chunkGrowth), 'does not grow (≤ 1.5×)', verdict(chunkGrowth <= 1.5)],
+    ['the oldest checkpoint kept moves on, 10,000 / 100 entries', ratio(evictionGrowth), 'does not grow (≤ 1.5×)', verdict(evictionGrowth <= 1.5)],
   ]);
   // Only the answer's last blocks are parsed and sanitized again; a single 100 KB paragraph is
   // one block, and the browser lays all of it out again whatever the code does. An open code
@@ -261,7 +271,7 @@ export async function longTranscript() {
     ['floor: the same text appended to its last block by hand (no message, no markdown)', ms(worst('bigChunkFloor')), '', ''],
     ['one chunk into a 100 KB code block still open (a file streamed into the answer)', ms(worst('fenceChunkCost')), '', ''],
   ]);
-  return { results, entryGrowth, chunkGrowth, bigChunk };
+  return { results, entryGrowth, chunkGrowth, evictionGrowth, bigChunk };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await longTranscript();

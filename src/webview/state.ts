@@ -1,3 +1,4 @@
+import { CheckpointMessages } from './checkpointMessages';
 import { EMPTY_SESSION } from './protocol';
 import type { EntryView, HostToView, SessionView, StatusView } from './protocol';
 
@@ -20,6 +21,7 @@ export class Mirror {
   status: StatusView | null = null;
   session: SessionView = EMPTY_SESSION;
   private changes = noChanges();
+  private readonly checkpoints = new CheckpointMessages();
 
   apply(message: HostToView): void {
     switch (message.type) {
@@ -29,11 +31,13 @@ export class Mirror {
         break;
       case 'snapshot':
         this.entries = message.entries;
+        this.checkpoints.reset(message.entries);
         this.status = message.status;
         this.session = message.session;
         this.changes = { snapshot: true, entries: new Set(), status: true, session: true };
         break;
       case 'entry':
+        this.checkpoints.replaced(message.index, this.entries[message.index], message.entry);
         this.entries[message.index] = message.entry;
         this.touch(message.index);
         break;
@@ -52,9 +56,11 @@ export class Mirror {
         this.changes.status = true;
         break;
       case 'session':
-        // "Fork from here" is on the user's messages: they show it, or stop showing it, with the flag.
-        // So are Restore checkpoint and Edit, disabled once their checkpoint is dropped (rare: an eviction).
-        if (message.session.canFork !== this.session.canFork || message.session.oldestCheckpoint !== this.session.oldestCheckpoint) this.entries.forEach((entry, index) => entry?.kind === 'user' && this.touch(index));
+        // "Fork from here" is on the user's messages: they show it, or stop showing it, with the flag
+        // (once, as the agent starts). Restore checkpoint and Edit are disabled on a message once its
+        // checkpoint is dropped: an eviction, which a long session meets at every prompt.
+        if (message.session.canFork !== this.session.canFork) this.entries.forEach((entry, index) => entry?.kind === 'user' && this.touch(index));
+        else for (const index of this.checkpoints.changed(this.session.oldestCheckpoint, message.session.oldestCheckpoint)) this.touch(index);
         this.session = message.session;
         this.changes.session = true;
         break;

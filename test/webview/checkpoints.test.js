@@ -62,3 +62,42 @@ test('checkpoints: Edit puts the message in the prompt box, and Send posts editP
     await h.assertClean(page, assert);
   });
 });
+
+/**
+ * An eviction (the oldest checkpoint kept moves on, at every prompt once the workspace's
+ * checkpoints are at their budget) re-renders the messages of the checkpoints it drops, not every
+ * message: each message's Restore button is marked, and a re-rendered message has a new one.
+ */
+test('checkpoints: moving the oldest kept re-renders only the messages whose checkpoint changed state', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    const conversation = Array.from({ length: 40 }, (_, i) => [{ kind: 'user', text: `prompt ${i}`, checkpoint: i + 1 }, { kind: 'agent', text: `answer ${i}` }]).flat();
+    await h.render(page, h.snapshot(conversation, { session: h.session({ oldestCheckpoint: 1 }) }));
+    const restore = page.locator(`${h.ENTRIES} button.restore-checkpoint`);
+    const mark = () => restore.evaluateAll((buttons) => buttons.forEach((b) => { b.dataset.mark = ''; }));
+    /** The checkpoints of the messages re-rendered since `mark`, and of those disabled now. */
+    const seen = async () => restore.evaluateAll((buttons) => {
+      const checkpoint = (b) => Number(b.closest('.entry').querySelector('.text, .markdown')?.textContent.match(/prompt (\d+)/)[1]) + 1;
+      return { rendered: buttons.filter((b) => b.dataset.mark === undefined).map(checkpoint), disabled: buttons.filter((b) => b.disabled).map(checkpoint) };
+    });
+    const range = (from, to) => Array.from({ length: to - from }, (_, i) => from + i);
+
+    await mark();
+    await h.render(page, { type: 'session', session: h.session({ oldestCheckpoint: 3 }) });
+    assert.deepEqual(await seen(), { rendered: [1, 2], disabled: [1, 2] });
+
+    await mark();
+    await h.render(page, { type: 'session', session: h.session({ oldestCheckpoint: null }) });
+    assert.deepEqual(await seen(), { rendered: range(3, 41), disabled: range(1, 41) }, 'no checkpoint kept: every message that had one changes');
+
+    await mark();
+    await h.render(page, { type: 'session', session: h.session({ oldestCheckpoint: 10 }) });
+    assert.deepEqual(await seen(), { rendered: range(10, 41), disabled: range(1, 10) });
+
+    // The message of checkpoint 12 is replaced by one with checkpoint 11 (its text says 10): dropping 10 and 11 finds it.
+    await h.render(page, { type: 'entry', index: 22, entry: { kind: 'user', text: 'prompt 10 again', checkpoint: 11 } });
+    await mark();
+    await h.render(page, { type: 'session', session: h.session({ oldestCheckpoint: 12 }) });
+    assert.deepEqual(await seen(), { rendered: [10, 11, 11], disabled: [...range(1, 12), 11] });
+    await h.assertClean(page, assert);
+  });
+});
