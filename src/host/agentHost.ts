@@ -60,7 +60,8 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   readonly comments = this.disposables.add(new ReviewComments(this));
   /** ACP Host's policy over what agents ask of VS Code (src/policy/, session/policyGate.ts). */
   readonly policy: HostPolicy;
-  private readonly follower = this.disposables.add(new Follower(setting('followAgent'), (m) => this.logs.channel.info(m)));
+  /** Following the agent in the editor (public: the integration tests wait for its follows). */
+  readonly follower = this.disposables.add(new Follower(setting('followAgent'), (m) => this.logs.channel.info(m)));
   /** The `when` keys about the shown session: keybindings, and whether ACP: Sign Out is offered (public: the integration tests read them). */
   readonly contextKeys = this.disposables.add(new SessionContextKeys());
   /** A start refused for an untrusted workspace is retried once the user trusts it (the panel opens in Restricted Mode). */
@@ -82,7 +83,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     this.audit = this.disposables.add(new WorkspaceAudit(extension.storageUri, (_agent, text) => this.logs.secrets.scrub(text), (m) => this.logs.channel.warn(m)));
     this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m), (name) => this.config.ownIdentity(name));
     this.policy = this.disposables.add(new HostPolicy(extension.workspaceState, (m) => this.logs.channel.warn(m)));
-    this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets));
+    this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets, () => this.follower.yieldToUser()));
     this.view = this.disposables.add(new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel));
     this.store = new SessionStore(extension.workspaceState);
     this.checkpoints = this.disposables.add(new Checkpoints(extension.storageUri, this.reviewer, this.logs.channel));

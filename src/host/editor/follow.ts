@@ -50,6 +50,21 @@ export class Follower implements vscode.Disposable {
     this.subscription = transcript.onChange((event) => this.onChange(transcript, event));
   }
 
+  /**
+   * The user opens an editor from the panel (a diff, to review the call before allowing it; a
+   * location; a link): a follow still on its way (its file being read) gives way, rather than put
+   * its preview in the place of what the user opened. What it pointed at counts as followed: the
+   * same location again opens nothing, a new one does.
+   */
+  yieldToUser(): void {
+    for (const [toolCallId, { key, uri }] of this.followed) if (uri === undefined) this.followed.set(toolCallId, { key });
+  }
+
+  /** Resolves once every follow asked for so far has shown its file or given up (for the integration tests). */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
   setEnabled(enabled: boolean): void {
     this.enabled = enabled;
     if (!enabled) this.clearAll();
@@ -75,9 +90,9 @@ export class Follower implements vscode.Disposable {
   }
 
   private async show(toolCallId: string, state: { key: string; uri?: vscode.Uri; range?: vscode.Range }, path: string, line: number | null): Promise<void> {
-    // The call may end (or move on) at every await: while earlier follows open their files, while
-    // its file is read, while it is shown. Ended, it shows nothing: its late editor, opened as a
-    // preview, would take the place of whatever the user opened since (a diff).
+    // The call may end (or move on, or the user open an editor: yieldToUser) at every await: while
+    // earlier follows open their files, while its file is read, while it is shown. Then it shows
+    // nothing: its late editor, opened as a preview, would take the place of what the user opened.
     const over = () => this.followed.get(toolCallId) !== state;
     try {
       if (over()) return;

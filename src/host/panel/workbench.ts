@@ -20,17 +20,22 @@ export class VsCodeWorkbench implements Workbench, vscode.Disposable {
   constructor(
     private readonly logs: Logs,
     private readonly secrets: AgentSecrets,
+    /** Told first when the user opens an editor from the panel (following the agent gives way: Follower.yieldToUser). */
+    private readonly userOpens: () => void,
   ) {}
 
   openDiff(diff: DiffSource): Promise<void> {
+    this.userOpens();
     return this.diffs.open(diff);
   }
 
   openLocation(path: string, line: number | null, roots: readonly string[]): Promise<void> {
+    this.userOpens();
     return openLocation(path, line, roots);
   }
 
   openLink(href: string, roots: readonly string[]): Promise<void> {
+    this.userOpens();
     return openLink(href, roots);
   }
 
