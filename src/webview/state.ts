@@ -57,7 +57,7 @@ export class Mirror {
         break;
       case 'session':
         // "Fork from here" is on the user's messages: they show it, or stop showing it, with the flag
-        // (once, as the agent starts). Restore checkpoint and Edit are disabled on a message once its
+        // (as a session opens). Restore checkpoint and Edit are disabled on a message once its
         // checkpoint is dropped: an eviction, which a long session meets at every prompt.
         if (message.session.canFork !== this.session.canFork) this.entries.forEach((entry, index) => entry?.kind === 'user' && this.touch(index));
         else for (const index of this.checkpoints.changed(this.session.oldestCheckpoint, message.session.oldestCheckpoint)) this.touch(index);
