@@ -1,7 +1,7 @@
 import type { EntryView } from './protocol';
 
 /** Restore checkpoint and Edit are disabled on a message whose checkpoint is older than the oldest kept, or when none is. */
-function dropped(checkpoint: number, oldest: number | null): boolean {
+export function checkpointDropped(checkpoint: number, oldest: number | null): boolean {
   return oldest === null || checkpoint < oldest;
 }
 
@@ -26,8 +26,7 @@ export class CheckpointMessages {
   replaced(index: number, before: EntryView | undefined, after: EntryView | undefined): void {
     const checkpoint = checkpointOf(before);
     const indexes = checkpoint === undefined ? undefined : this.byCheckpoint.get(checkpoint);
-    indexes?.delete(index);
-    if (indexes?.size === 0) this.byCheckpoint.delete(checkpoint!);
+    if (indexes?.delete(index) && indexes.size === 0) this.byCheckpoint.delete(checkpoint!);
     this.add(index, after);
   }
 
@@ -42,7 +41,7 @@ export class CheckpointMessages {
       for (let checkpoint = Math.min(from, to); checkpoint < Math.max(from, to); checkpoint++) yield* this.byCheckpoint.get(checkpoint) ?? [];
       return;
     }
-    for (const [checkpoint, indexes] of this.byCheckpoint) if (dropped(checkpoint, from) !== dropped(checkpoint, to)) yield* indexes;
+    for (const [checkpoint, indexes] of this.byCheckpoint) if (checkpointDropped(checkpoint, from) !== checkpointDropped(checkpoint, to)) yield* indexes;
   }
 
   private add(index: number, entry: EntryView | undefined): void {

@@ -1,4 +1,5 @@
 import { attachmentList } from '../attachments';
+import { checkpointDropped } from '../checkpointMessages';
 import { button, clamp, disclosure, h, icon } from '../dom';
 import { turnUsageText } from '../format';
 import { markdownBlock, patchMarkdown } from '../markdownRender';
@@ -107,7 +108,7 @@ function renderTurnEnd(el: HTMLElement, entry: Extract<EntryView, { kind: 'turnE
 /** "Restore checkpoint" and "Edit" on a message with a checkpoint; both disabled, and saying so, once it was dropped. */
 function checkpointButtons(checkpoint: number, oldest: number | null): HTMLButtonElement[] {
   const buttons = [button('restore-checkpoint', 'Restore checkpoint', 'discard'), button('edit-prompt', 'Edit', 'edit')];
-  if (oldest === null || checkpoint < oldest) {
+  if (checkpointDropped(checkpoint, oldest)) {
     for (const b of buttons) {
       b.disabled = true;
       b.title = 'This checkpoint is no longer available (the oldest are dropped past acpHost.checkpoints.maxMegabytes).';
