@@ -53,7 +53,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   /** The @-mention QuickPick (public: the integration tests drive it). */
   readonly mentions = new MentionPicker();
   /** Review of the agent's edits; it outlives agents (the changed files stay the user's to review); it feeds the checkpoints. */
-  readonly reviewer = this.disposables.add(new EditReviewer(this.logs.channel, () => this.checkpoints));
+  readonly reviewer = this.disposables.add(new EditReviewer(this.logs.channel, () => this.checkpoints, () => this.follower.yieldToUser()));
   /** The workspace's checkpoints, one per prompt (public: tests answer `checkpoints.confirm`). */
   readonly checkpoints: Checkpoints;
   /** Comments on diffs' lines, for the agent: chips of the shown session (public: the integration tests add them). */

@@ -67,6 +67,8 @@ export class EditReviewer implements vscode.Disposable {
   constructor(
     private readonly log?: Log,
     private readonly sink: () => ChangeSink | undefined = () => undefined,
+    /** Told first when the user opens a file's diff (following the agent gives way: Follower.yieldToUser). */
+    private readonly userOpens: () => void = () => undefined,
   ) {
     this.cache = new ContentCache(undefined, () => this.recording);
     this.disposables.push(
@@ -121,6 +123,7 @@ export class EditReviewer implements vscode.Disposable {
 
   /** The baseline ↔ current file in VS Code's diff editor (the right side is the real, editable file). */
   async open(fsPath: string): Promise<void> {
+    this.userOpens();
     const baseline = this.baselineText(fsPath);
     const uri = vscode.Uri.file(fsPath);
     const name = path.basename(fsPath);
