@@ -4,7 +4,9 @@
 // chunk into the last entry, which must not grow with the transcript's length, and of one more
 // chunk into a 100 KB answer (against the browser's own cost of that change), and of the oldest
 // checkpoint kept moving on (every prompt drops one once the workspace's checkpoints are at their
-// budget: the user's messages show Restore and Edit disabled from then); and the page's
+// budget: the user's messages show Restore and Edit disabled from then), and of the agent's
+// fork flag changing (as a session opens, its agent starts or stops: every user message offers
+// "Fork from here" or not); and the page's
 // JS heap after GC. The entries come from the host's own model: the recorded turns of
 // traffic.mjs folded by Transcript, as a restored session would hold them.
 //
@@ -206,6 +208,9 @@ async function oneRun(env, n, snapshot) {
     // The snapshot keeps every checkpoint (the oldest is 1): each of these drops the oldest one.
     const evictions = Array.from({ length: SAMPLES }, (_, i) => ({ type: 'session', session: h.session({ oldestCheckpoint: 2 + i }) }));
     const evictionCost = cost(await page.evaluate((m) => window.__bench.series(m), evictions));
+    // The agent forks, then not, and so on (the oldest checkpoint stays where the evictions left it).
+    const forkFlags = Array.from({ length: SAMPLES }, (_, i) => ({ type: 'session', session: h.session({ oldestCheckpoint: SAMPLES + 1, canFork: i % 2 === 0 }) }));
+    const forkFlagCost = cost(await page.evaluate((m) => window.__bench.series(m), forkFlags));
     // The same chunks into an answer that is already 100 KB long: one of many blocks, as agents
     // write them, and one that is a single 100 KB paragraph.
     // Of those, the message handler alone (zod, mirror, markdown) is what the panel's code costs;
@@ -221,7 +226,7 @@ async function oneRun(env, n, snapshot) {
     const codeChunks = chunks.map((c, i) => ({ ...c, text: `\nexport const more${i} = compute(${i});` }));
     const [fenceChunkCost, fenceChunkHandler] = await chunksInto(last + 3, LONG_FENCE, codeChunks);
     if (page.__log.pageErrors.length) throw new Error(`page errors: ${page.__log.pageErrors.join('; ')}`);
-    return { restore, restoreComplete, heap, heapDelta: heap - emptyHeap, entryCost, chunkCost, evictionCost, bigChunkCost, bigChunkHandler, bigChunkFloor, paragraphChunkCost, paragraphChunkHandler, fenceChunkCost, fenceChunkHandler };
+    return { restore, restoreComplete, heap, heapDelta: heap - emptyHeap, entryCost, chunkCost, evictionCost, forkFlagCost, bigChunkCost, bigChunkHandler, bigChunkFloor, paragraphChunkCost, paragraphChunkHandler, fenceChunkCost, fenceChunkHandler };
   } finally {
     await h.closePanel(page);
   }
@@ -245,11 +250,12 @@ export async function longTranscript() {
   const entryGrowth = large.entryCost / small.entryCost;
   const chunkGrowth = large.chunkCost / small.chunkCost;
   const evictionGrowth = large.evictionCost / small.evictionCost;
+  const forkFlagGrowth = large.forkFlagCost / small.forkFlagCost;
   table(`3. Long transcripts in the real webview, median of ${RUNS} runs (cost = main-thread ms: message handler + the frame that renders it)`, [
-    ['entries', 'restore snapshot: first paint (post → last entry in DOM → frame rendered)', 'every entry rendered', 'append one entry', 'stream one chunk into the last entry', 'the oldest checkpoint kept moves on', 'same, the entry a 100 KB answer of many blocks (of which handler)', 'same, the entry one 100 KB paragraph (of which handler)', 'same, the entry a 100 KB code block still open (of which handler)', 'JS heap after GC (of which transcript)'],
+    ['entries', 'restore snapshot: first paint (post → last entry in DOM → frame rendered)', 'every entry rendered', 'append one entry', 'stream one chunk into the last entry', 'the oldest checkpoint kept moves on', 'the agent\'s fork flag changes', 'same, the entry a 100 KB answer of many blocks (of which handler)', 'same, the entry one 100 KB paragraph (of which handler)', 'same, the entry a 100 KB code block still open (of which handler)', 'JS heap after GC (of which transcript)'],
     ...SIZES.map((n) => {
       const r = results[n];
-      return [n.toLocaleString('en-US'), ms(r.restore), ms(r.restoreComplete), ms(r.entryCost), ms(r.chunkCost), ms(r.evictionCost), `${ms(r.bigChunkCost)} (${ms(r.bigChunkHandler)})`, `${ms(r.paragraphChunkCost)} (${ms(r.paragraphChunkHandler)})`, `${ms(r.fenceChunkCost)} (${ms(r.fenceChunkHandler)})`, `${bytes(r.heap)} (${bytes(r.heapDelta)})`];
+      return [n.toLocaleString('en-US'), ms(r.restore), ms(r.restoreComplete), ms(r.entryCost), ms(r.chunkCost), ms(r.evictionCost), ms(r.forkFlagCost), `${ms(r.bigChunkCost)} (${ms(r.bigChunkHandler)})`, `${ms(r.paragraphChunkCost)} (${ms(r.paragraphChunkHandler)})`, `${ms(r.fenceChunkCost)} (${ms(r.fenceChunkHandler)})`, `${bytes(r.heap)} (${bytes(r.heapDelta)})`];
     }),
   ]);
   table('3. Long transcripts: growth with length', [
@@ -258,6 +264,7 @@ export async function longTranscript() {
     ['append one entry, 10,000 / 100 entries', ratio(entryGrowth), 'does not grow (≤ 1.5×)', verdict(entryGrowth <= 1.5)],
     ['stream one chunk, 10,000 / 100 entries', ratio(chunkGrowth), 'does not grow (≤ 1.5×)', verdict(chunkGrowth <= 1.5)],
     ['the oldest checkpoint kept moves on, 10,000 / 100 entries', ratio(evictionGrowth), 'does not grow (≤ 1.5×)', verdict(evictionGrowth <= 1.5)],
+    ['the agent\'s fork flag changes, 10,000 / 100 entries', ratio(forkFlagGrowth), 'does not grow (≤ 1.5×)', verdict(forkFlagGrowth <= 1.5)],
   ]);
   // Only the answer's last blocks are parsed and sanitized again; a single 100 KB paragraph is
   // one block, and the browser lays all of it out again whatever the code does. An open code
@@ -271,7 +278,7 @@ export async function longTranscript() {
     ['floor: the same text appended to its last block by hand (no message, no markdown)', ms(worst('bigChunkFloor')), '', ''],
     ['one chunk into a 100 KB code block still open (a file streamed into the answer)', ms(worst('fenceChunkCost')), '', ''],
   ]);
-  return { results, entryGrowth, chunkGrowth, evictionGrowth, bigChunk };
+  return { results, entryGrowth, chunkGrowth, evictionGrowth, forkFlagGrowth, bigChunk };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await longTranscript();

@@ -48,6 +48,7 @@ table('Targets', [
   ['append one entry does not grow with length (10,000/100 ≤ 1.5×)', ratio(l.entryGrowth), verdict(l.entryGrowth <= 1.5)],
   ['stream one chunk does not grow with length (10,000/100 ≤ 1.5×)', ratio(l.chunkGrowth), verdict(l.chunkGrowth <= 1.5)],
   ['the oldest checkpoint kept moves on: does not grow with length (10,000/100 ≤ 1.5×)', ratio(l.evictionGrowth), verdict(l.evictionGrowth <= 1.5)],
+  ["the agent's fork flag changes: does not grow with length (10,000/100 ≤ 1.5×)", ratio(l.forkFlagGrowth), verdict(l.forkFlagGrowth <= 1.5)],
   ['stream one chunk into a 100 KB answer < 5 ms', ms(l.bigChunk), verdict(l.bigChunk < 5)],
   ['media/webview.js ≤ 250 KiB (release)', bytes(s.webview), verdict(s.webview <= 250 * 1024)],
   ['dist/extension.js + dist/main.js ≤ 400 KiB (release)', bytes(s.extension), verdict(s.extension <= 400 * 1024)],

@@ -30,7 +30,6 @@ const transcript = new Transcript(
     mirror.touch(index);
     renderNextFrame();
   },
-  () => mirror.session.canFork,
   () => mirror.session.oldestCheckpoint,
   (index, text) => composer.edit(index, text),
 );
@@ -73,6 +72,7 @@ function flush(): void {
   if (changes.session) {
     const session = mirror.session;
     renderSessionHeader(ui, session);
+    transcript.offerFork(session.canFork);
     queue.render(session.queue);
     review.render(session.review, session.reviewNote);
     pinnedPlan.render(session.plan);

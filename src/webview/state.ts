@@ -56,11 +56,10 @@ export class Mirror {
         this.changes.status = true;
         break;
       case 'session':
-        // "Fork from here" is on the user's messages: they show it, or stop showing it, with the flag
-        // (as a session opens). Restore checkpoint and Edit are disabled on a message once its
-        // checkpoint is dropped: an eviction, which a long session meets at every prompt.
-        if (message.session.canFork !== this.session.canFork) this.entries.forEach((entry, index) => entry?.kind === 'user' && this.touch(index));
-        else for (const index of this.checkpoints.changed(this.session.oldestCheckpoint, message.session.oldestCheckpoint)) this.touch(index);
+        // Restore checkpoint and Edit are disabled on a message once its checkpoint is dropped: an
+        // eviction, which a long session meets at every prompt. ("Fork from here" needs no render:
+        // Transcript.offerFork.)
+        for (const index of this.checkpoints.changed(this.session.oldestCheckpoint, message.session.oldestCheckpoint)) this.touch(index);
         this.session = message.session;
         this.changes.session = true;
         break;

@@ -49,14 +49,12 @@ export class Transcript {
     private readonly presentation: Presentation,
     /** Asks for entry `index` to be re-rendered in the next frame. */
     private readonly invalidate: (index: number) => void,
-    /** Whether the session's agent forks sessions (the session view's `canFork`). */
-    canFork: () => boolean,
     /** The oldest checkpoint still kept (the session view's `oldestCheckpoint`). */
     oldestCheckpoint: () => number | null,
     /** "Edit" on a user message: its text goes to the prompt box, to be sent in its place. */
     private readonly edit: (index: number, text: string) => void,
   ) {
-    this.context = { isOpen: (index, part) => presentation.isOpen(index, part), isExpanded: (index, contentIndex) => presentation.isExpanded(index, contentIndex), canFork, oldestCheckpoint };
+    this.context = { isOpen: (index, part) => presentation.isOpen(index, part), isExpanded: (index, contentIndex) => presentation.isExpanded(index, contentIndex), oldestCheckpoint };
     root.addEventListener('scroll', () => this.onScroll(), { passive: true });
     keepLinksForHost(root);
     root.addEventListener('click', (event) => this.onClick(event));
@@ -82,6 +80,15 @@ export class Transcript {
    * last TAIL entries are rendered now, for the first paint (the view opens at the bottom); each
    * older one is a placeholder that the backlog renders after, in idle time.
    */
+  /**
+   * Whether the user's messages show "Fork from here" (the session's agent forks sessions). Every
+   * user message has the button; a class on the transcript shows or hides them all (hidden, they
+   * are out of the tab order and the accessibility tree), whatever the number of messages.
+   */
+  offerFork(canFork: boolean): void {
+    this.root.classList.toggle('forks', canFork);
+  }
+
   rebuild(entries: readonly (EntryView | undefined)[]): void {
     this.entries = entries;
     const first = Math.max(0, entries.length - TAIL);

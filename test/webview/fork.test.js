@@ -21,20 +21,28 @@ const CONVERSATION = [
   { kind: 'agent', text: 'second answer' },
 ];
 const FORK = `${h.ENTRIES} button.fork-from-here`;
+/** The buttons shown: every user message has one, hidden while the agent does not fork. */
+const SHOWN = `${FORK}:visible`;
 const intents = async (page) => (await h.posted(page)).filter((m) => m.type !== 'ready' && m.type !== 'rendered');
 
 test('fork: the button is on the user\'s messages only while the agent forks, and posts the message\'s index', async () => {
   await h.withPanel(env, {}, async (page) => {
     await h.render(page, h.snapshot(CONVERSATION, { session: h.session({ canFork: false }) }));
-    assert.equal(await page.locator(FORK).count(), 0, 'not advertised: no button');
+    assert.equal(await page.locator(SHOWN).count(), 0, 'not advertised: no button shown');
+    await page.locator(`${h.entry(0)} button.fork-from-here`).focus();
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('fork-from-here')), false, 'a hidden button takes no focus');
+    // The flag changing (as a session opens) renders no message again: it shows or hides the buttons.
+    await page.locator(`${h.ENTRIES}.entry-user`).evaluateAll((messages) => messages.forEach((m) => { m.dataset.mark = 'before'; }));
 
     await h.render(page, { type: 'session', session: h.session({ canFork: true }) });
-    assert.equal(await page.locator(FORK).count(), 2);
-    assert.deepEqual(await page.locator(FORK).evaluateAll((buttons) => buttons.map((b) => b.closest('.entry').dataset.index)), ['0', '3']);
+    assert.equal(await page.locator(SHOWN).count(), 2);
+    assert.deepEqual(await page.locator(`${h.ENTRIES}.entry-user`).evaluateAll((messages) => messages.map((m) => m.dataset.mark)), ['before', 'before'], 'the same elements');
+    assert.deepEqual(await page.locator(SHOWN).evaluateAll((buttons) => buttons.map((b) => b.closest('.entry').dataset.index)), ['0', '3']);
     const second = page.locator(`${h.entry(3)} button.fork-from-here`);
     assert.equal(await second.isVisible(), true);
     assert.equal((await second.textContent()).trim(), 'Fork from here');
     assert.equal(await page.locator(`${h.entry(1)} button.fork-from-here`).count(), 0, 'not on the agent\'s messages');
+    assert.equal(await page.locator(FORK).count(), 2, 'on the user\'s messages only');
 
     await second.click();
     assert.deepEqual(await intents(page), [{ type: 'fork', index: 3 }]);
@@ -45,9 +53,10 @@ test('fork: the button is on the user\'s messages only while the agent forks, an
 
     // A message sent later has it too; the flag going (another agent, a restart) takes them all away.
     await h.render(page, { type: 'entry', index: 5, entry: { kind: 'user', text: 'three' } });
-    assert.equal(await page.locator(`${h.entry(5)} button.fork-from-here`).count(), 1);
+    assert.equal(await page.locator(`${h.entry(5)} button.fork-from-here:visible`).count(), 1);
     await h.render(page, { type: 'session', session: h.session({ canFork: false }) });
-    assert.equal(await page.locator(FORK).count(), 0);
+    assert.equal(await page.locator(SHOWN).count(), 0);
+    assert.deepEqual(await page.locator(`${h.ENTRIES}.entry-user`).evaluateAll((messages) => messages.map((m) => m.dataset.mark)), ['before', 'before', undefined], 'the same elements (the later message has no mark)');
     await h.assertClean(page, assert);
   });
 });

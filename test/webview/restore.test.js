@@ -22,9 +22,9 @@ async function allRendered(page) {
   await h.waitForFrame(page, 3);
 }
 
-/** The transcript's entries: their index and text, in DOM order. */
+/** The transcript's entries: their index and text (a message's, not its buttons'), in DOM order. */
 function entries(page) {
-  return page.evaluate((selector) => [...document.querySelectorAll(selector)].map((el) => [el.dataset.index, el.textContent.trim()]), h.ENTRIES);
+  return page.evaluate((selector) => [...document.querySelectorAll(selector)].map((el) => [el.dataset.index, el.querySelector('.text, .markdown')?.textContent.trim()]), h.ENTRIES);
 }
 
 test('a 10,000-entry snapshot paints its last entries at once, at the bottom; every older one follows, and scrolling up shows them', async () => {

@@ -29,7 +29,9 @@ export function renderEntry(entry: EntryView | undefined, index: number, context
     case 'user':
       el.append(h('div', 'text', entry.text), copyMessageButton()); // what the user typed, never markdown
       if (entry.attachments?.length) el.append(attachmentList(entry.attachments));
-      if (context.canFork()) el.append(button('fork-from-here', 'Fork from here', 'repo-forked'));
+      // Shown only while the agent forks (Transcript.offerFork): the flag changing, as a session
+      // opens, is one class on the transcript, not a render of every message.
+      el.append(button('fork-from-here', 'Fork from here', 'repo-forked'));
       if (entry.checkpoint !== undefined) el.append(...checkpointButtons(entry.checkpoint, context.oldestCheckpoint()));
       break;
     case 'agent':
