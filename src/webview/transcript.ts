@@ -76,11 +76,6 @@ export class Transcript {
   }
 
   /**
-   * A snapshot: everything is new. One fragment, one insertion, no per-entry layout. Only the
-   * last TAIL entries are rendered now, for the first paint (the view opens at the bottom); each
-   * older one is a placeholder that the backlog renders after, in idle time.
-   */
-  /**
    * Whether the user's messages show "Fork from here" (the session's agent forks sessions). Every
    * user message has the button; a class on the transcript shows or hides them all (hidden, they
    * are out of the tab order and the accessibility tree), whatever the number of messages.
@@ -89,6 +84,11 @@ export class Transcript {
     this.root.classList.toggle('forks', canFork);
   }
 
+  /**
+   * A snapshot: everything is new. One fragment, one insertion, no per-entry layout. Only the
+   * last TAIL entries are rendered now, for the first paint (the view opens at the bottom); each
+   * older one is a placeholder that the backlog renders after, in idle time.
+   */
   rebuild(entries: readonly (EntryView | undefined)[]): void {
     this.entries = entries;
     const first = Math.max(0, entries.length - TAIL);
