@@ -1,10 +1,8 @@
 // Following the agent in the real extension host: a running tool call's location opens in the
 // editor at its line, paths outside the workspace are not followed, the toggle turns it off, and
-// a diff the user opens from the panel (a card's or the review list's) meanwhile is not replaced.
+// a diff the user opens from the panel meanwhile is not replaced.
 import * as assert from 'assert';
-import * as path from 'path';
 import * as vscode from 'vscode';
-import type { PanelIntent } from '../../src/host/panel/actions';
 import { api, find, until, useAgent } from './helpers';
 
 const shown = (name: string) => vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath.endsWith(name));
@@ -40,40 +38,30 @@ suite('following the agent', function () {
     assert.strictEqual(shown('hello.ts'), undefined, 'not followed while the toggle is off');
   });
 
-  // As the edit arrives (the follower heard it first and will read its file), the user opens a
-  // diff: the edit's, from its card, to review it before allowing it; or a file's from the review
-  // list. Either is asked for first; once the follows settle it must still be the active tab.
-  const openers: [string, (index: number, contentIndex: number) => PanelIntent, (tab: vscode.Tab | undefined) => boolean][] = [
-    ['the edit’s diff from its card', (index, contentIndex) => ({ type: 'openDiff', index, contentIndex }), (tab) => tab?.input instanceof vscode.TabInputTextDiff],
-    [
-      'a file’s diff from the review list',
-      () => ({ type: 'reviewOpen', path: path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'notes.txt') }),
-      (tab) => tab?.input instanceof vscode.TabInputTextDiff && tab.label === 'notes.txt (agent’s changes)',
-    ],
-  ];
-  for (const [what, intent, isIt] of openers) {
-    test(`a follow on its way gives way to ${what}, opened meanwhile`, async () => {
-      const controller = await useAgent('Demo agent');
-      const { host } = await api();
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      let opened: Promise<void> | undefined;
-      const listening = controller.transcript.onChange((event) => {
-        const entry = event.type === 'reset' ? undefined : controller.transcript.entries[event.index];
-        const contentIndex = entry?.kind === 'tool' ? entry.content.findIndex((c) => c.type === 'diff') : -1;
-        if (!opened && contentIndex >= 0 && event.type !== 'reset') opened = host.handleIntent(intent(event.index, contentIndex));
-      });
-      const turn = controller.prompt('show me the diff');
-      try {
-        const tool = await until('a permission request', () => find(controller, 'tool').find((t) => t.permission));
-        assert.ok(opened, 'the diff was opened as the edit arrived');
-        await opened;
-        await host.follower.settled();
-        assert.ok(isIt(vscode.window.tabGroups.activeTabGroup.activeTab), `${what} is still the active tab: the follow did not replace it`);
-        controller.choosePermission(tool.toolCallId, tool.permission!.find((o) => o.kind === 'reject_once')!.optionId);
-        await turn;
-      } finally {
-        listening.dispose();
-      }
+  test('a follow on its way gives way to a diff the user opens from the panel meanwhile', async () => {
+    const controller = await useAgent('Demo agent');
+    const { host } = await api();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // As the edit arrives (the follower heard it first and will read its file), the user opens its
+    // diff from the panel, to review it before allowing it: the diff is asked for first.
+    let opened: Promise<void> | undefined;
+    const listening = controller.transcript.onChange((event) => {
+      const entry = event.type === 'reset' ? undefined : controller.transcript.entries[event.index];
+      const contentIndex = entry?.kind === 'tool' ? entry.content.findIndex((c) => c.type === 'diff') : -1;
+      if (!opened && contentIndex >= 0) opened = host.handleIntent({ type: 'openDiff', index: event.type === 'reset' ? -1 : event.index, contentIndex });
     });
-  }
+    const turn = controller.prompt('show me the diff');
+    try {
+      const tool = await until('a permission request', () => find(controller, 'tool').find((t) => t.permission));
+      assert.ok(opened, 'the diff was opened as the edit arrived');
+      await opened;
+      await host.follower.settled();
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      assert.ok(input instanceof vscode.TabInputTextDiff, 'the diff is still the active tab: the follow did not replace it');
+      controller.choosePermission(tool.toolCallId, tool.permission!.find((o) => o.kind === 'reject_once')!.optionId);
+      await turn;
+    } finally {
+      listening.dispose();
+    }
+  });
 });
