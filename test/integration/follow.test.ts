@@ -46,9 +46,10 @@ suite('following the agent', function () {
     // diff from the panel, to review it before allowing it: the diff is asked for first.
     let opened: Promise<void> | undefined;
     const listening = controller.transcript.onChange((event) => {
-      const entry = event.type === 'reset' ? undefined : controller.transcript.entries[event.index];
+      if (opened || event.type === 'reset') return;
+      const entry = controller.transcript.entries[event.index];
       const contentIndex = entry?.kind === 'tool' ? entry.content.findIndex((c) => c.type === 'diff') : -1;
-      if (!opened && contentIndex >= 0) opened = host.handleIntent({ type: 'openDiff', index: event.type === 'reset' ? -1 : event.index, contentIndex });
+      if (contentIndex >= 0) opened = host.handleIntent({ type: 'openDiff', index: event.index, contentIndex });
     });
     const turn = controller.prompt('show me the diff');
     try {
