@@ -9,6 +9,8 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import * as z from 'zod/mini';
 import { clientMethods } from '../../src/protocol/methods';
+import { ContentBlockSchema, ToolCallContentSchema, ToolCallLocationSchema } from '../../src/protocol';
+import { COMPILE_ITEMS_AFTER, lenientArray } from '../../src/protocol/schema/lenient';
 
 const corpusDir = path.resolve(__dirname, '../../../test/fixtures/protocol-corpus');
 const samples = (def: string): unknown[] => (JSON.parse(readFileSync(path.join(corpusDir, `${def}.json`), 'utf8')) as { samples: unknown[] }).samples;
@@ -49,5 +51,35 @@ for (const [name, def] of [
     );
     for (const sample of corpus) assert.equal(fast.safeParse(sample).success, true);
     assert.ok(rejected > 1000, `the mutations exercise rejection too (${rejected})`);
+  });
+}
+
+// A lenientArray parses its items with the interpreter, then, once COMPILE_ITEMS_AFTER of them
+// went through, with zod's compiled parser: which items it keeps, and what they read as, must
+// not change at that point.
+for (const [name, item, corpus] of [
+  ['tool call content', ToolCallContentSchema, samples('ToolCallContent')],
+  ['content blocks', ContentBlockSchema, samples('ContentBlock')],
+  ['tool call locations', ToolCallLocationSchema, [{ path: '/w/a.ts' }, { path: '/w/b.ts', line: 3 }, { path: '/w/c.ts', line: null, _meta: { x: 1 } }]],
+] as const) {
+  test(`a lenientArray of ${name} keeps the same items, read the same, before and after it compiles their schema`, () => {
+    const interpreted = (values: unknown[]) => values.flatMap((value) => {
+      const result = (item as z.ZodMiniType).safeParse(value);
+      return result.success ? [result.data] : [];
+    });
+    const array = lenientArray(item as z.ZodMiniType);
+    const warmUp = Array.from({ length: COMPILE_ITEMS_AFTER }, (_, i) => corpus[i % corpus.length]);
+    assert.deepEqual(array.parse(warmUp), interpreted(warmUp));
+    let dropped = 0;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom(...corpus), fc.nat(30), fc.oneof(fc.anything(), fc.constantFrom(null, undefined, '', 0, -1, [], {}, 'unknown_kind')))), (picks) => {
+        const values = picks.map(([sample, at, replacement]) => mutate(sample, at, replacement));
+        const expected = interpreted(values);
+        assert.deepEqual(array.parse(values), expected);
+        dropped += values.length - expected.length;
+      }),
+      { numRuns: 2_000, seed: 20261207 },
+    );
+    assert.ok(dropped > 100, `the mutations make items to drop (${dropped})`);
   });
 }
