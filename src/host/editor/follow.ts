@@ -37,6 +37,8 @@ export class Follower implements vscode.Disposable {
   private chain: Promise<void> = Promise.resolve();
   /** The roots of the session followed (SessionOrigin.confinement). */
   private roots: () => readonly string[] = () => [];
+  /** Set only by the integration tests (holdUntil). */
+  private gate: Promise<void> | undefined;
 
   constructor(
     private enabled: boolean,
@@ -63,6 +65,16 @@ export class Follower implements vscode.Disposable {
   /** Resolves once every follow asked for so far has shown its file or given up (for the integration tests). */
   settled(): Promise<void> {
     return this.chain;
+  }
+
+  /**
+   * For the integration tests: follows wait until `gate` resolves between reading their file and
+   * showing it (undefined: they wait no more), so that a test can open an editor in that window,
+   * where a race would otherwise put it only sometimes (a follow's file is usually shown before a
+   * diff has been built).
+   */
+  holdUntil(gate: Promise<void> | undefined): void {
+    this.gate = gate;
   }
 
   setEnabled(enabled: boolean): void {
@@ -98,6 +110,7 @@ export class Follower implements vscode.Disposable {
       if (over()) return;
       const uri = await resolveWorkspacePath(path, this.roots());
       const document = await vscode.workspace.openTextDocument(uri);
+      if (this.gate) await this.gate;
       if (over()) return;
       const editor = await vscode.window.showTextDocument(document, { preserveFocus: true, preview: true });
       if (over()) return;
