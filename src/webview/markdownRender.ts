@@ -81,7 +81,7 @@ export function patchMarkdown(el: Element, text: string, shelfChars = SHELF_CHAR
 }
 
 function appendToTail(el: Element, state: Shown, text: string, shelfChars: number): void {
-  if (appendToOpenFence(state, text)) return;
+  if (appendToOpenFence(state, text) || appendWords(state, text)) return;
   const { blocks, references } = parseBlocks(text.slice(state.tailStart));
   if (references) {
     renderWhole(el, state, text, shelfChars);
@@ -138,6 +138,44 @@ function appendToOpenFence(state: Shown, text: string): boolean {
   if (code.lastChild instanceof Text) code.lastChild.appendData(added);
   else code.append(added);
   group.html = group.html.slice(0, -FENCE_END.length) + md.utils.escapeHtml(added) + FENCE_END;
+  state.text = text;
+  return true;
+}
+
+/** The end of a paragraph's HTML as markdown-it renders it. */
+const PARAGRAPH_END = '</p>\n';
+
+/**
+ * Words appended to a paragraph, the most common chunk of all (`" the"`, `" next step"`): when
+ * the tail is one paragraph, the chunk is ASCII letters, digits and spaces, and the paragraph's
+ * last line ends in such a word (spaces after it allowed), the words go into the paragraph's last
+ * text as they are, without parsing and sanitizing it again. Such a chunk cannot change how what
+ * is before it renders: it holds no delimiter (emphasis, code, links, entities, escapes), it
+ * makes no link with the word before (that word has no `.`, `:`, `@` or `/` for linkify to
+ * find), it adds no line (where a block could start or end), it extends a last line that is not
+ * blank, and the text before it ends in a plain word, so that no delimiter's meaning waits on the
+ * character after it (`_em_` + `phasis`) and no `[x]: ` waits for its destination. Anything else
+ * takes the general path. The DOM and the group's HTML are those a full parse gives (the
+ * streaming property tests hold it to that), markdown-it leaving out the paragraph's trailing
+ * spaces until a word follows them.
+ */
+function appendWords(state: Shown, text: string): boolean {
+  const group = state.groups[state.tailGroup];
+  if (!group || state.tailGroup !== state.groups.length - 1 || !group.html.startsWith('<p>') || !group.html.endsWith(PARAGRAPH_END)) return false;
+  const added = text.slice(state.text.length);
+  if (!/^[A-Za-z0-9 ]+$/.test(added)) return false;
+  const tail = state.text.slice(state.tailStart);
+  const lastWord = /(?:^|[ \t])[A-Za-z0-9]+( *)$/.exec(lastLine(tail));
+  if (!lastWord) return false;
+  const paragraph = group.nodes.find((node): node is Element => node instanceof Element);
+  if (paragraph?.tagName !== 'P') return false;
+  // The spaces after the last word show once a word follows them; trailing ones do not.
+  const words = (lastWord[1] + added).replace(/ +$/, '');
+  if (words !== '') {
+    if (paragraph.lastChild instanceof Text) paragraph.lastChild.appendData(words);
+    else paragraph.append(words);
+    group.html = group.html.slice(0, -PARAGRAPH_END.length) + words + PARAGRAPH_END;
+  }
   state.text = text;
   return true;
 }

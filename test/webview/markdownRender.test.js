@@ -95,6 +95,11 @@ const CORPUS = [
   '\tindented by a tab\n\n- item\n\n\tcontinued by a tab',
   '- item\n\n  more of it\n\n      code in the item',
   'plain text',
+  // Words appended as they come (appendWords): what words after them could still change.
+  'words and more words   then a few more',
+  'see www.example and example.com and a@b.co and http://example.org then words',
+  'snake_case_ and *star and _under_ words',
+  '[ref]: then words',
 ];
 // Blank lines and line breaks most often, as between real blocks; none or a space mashes pieces together.
 const SEPARATORS = ['\n\n', '\n\n', '\n', '\n', '', ' ', '\n\n\n'];
@@ -113,6 +118,17 @@ const streamed = fc.record({
   // The chunk sizes repeat until the whole text has come.
   for (let at = 0, i = 0; at < text.length; i++) prefixes.push(text.slice(0, (at += chunks[i % chunks.length])));
   return [...prefixes.filter((p) => p.length < text.length), text];
+});
+
+/** The same texts as agents most often stream them: a word at a time, with the spaces before it. */
+const byWords = fc.record({
+  pieces: fc.array(fc.tuple(fc.constantFrom(...CORPUS), fc.constantFrom(...SEPARATORS)), { minLength: 2, maxLength: 8, size: 'max' }),
+  newline: fc.constantFrom('\n', '\r\n'),
+}).map(({ pieces, newline }) => {
+  const text = pieces.map(([piece, sep]) => piece + sep).join('').replace(/\n/g, newline);
+  const prefixes = [];
+  for (const match of text.matchAll(/\s*\S+|\s+$/g)) prefixes.push(text.slice(0, match.index + match[0].length));
+  return prefixes;
 });
 
 /** The prefixes a text streams in as, cut after each of `cuts` in turn (for the examples below). */
@@ -146,6 +162,14 @@ const EXAMPLES = [
   cutAt('> quote\nlazy\n\nafter\n', '> quote\n', 'lazy', '\n\n'),
   cutAt('<script>alert(1)</script>\n\ntext', '<scr', 'ipt>al'),
   cutAt('line one\r\n\r\nline two\r\n\r\n- item\r\n', 'one\r', '\n\r', '\nline two\r'),
+  // Words into a paragraph: trailing spaces show once a word follows; a definition, a link and
+  // an emphasis the words would complete or change take the general path.
+  cutAt('Some words   and more  ', 'Some', ' words', '   ', 'and', ' more', ' '),
+  cutAt('[foo]: bar\n\nSee [foo].\n', '[foo]: ', 'bar'),
+  cutAt('Visit www.example.com today', 'www.example', '.com', ' today'),
+  cutAt('An _em_phasis', 'An _em_', 'phasis'),
+  cutAt('One\n   \nTwo', 'One\n   ', '\nTwo'),
+  cutAt('Code `x` then words', 'Code `x`', ' then', ' words'),
 ];
 
 test('streamed markdown equals a one-shot rendering after every chunk (property, module in Chromium)', async () => {
@@ -155,6 +179,16 @@ test('streamed markdown equals a one-shot rendering after every chunk (property,
       assert.equal(mismatch, null, `after chunk ${mismatch?.step} of ${JSON.stringify(texts.at(-1))}:\n got  ${mismatch?.got}\n want ${mismatch?.want}`);
     }),
     { seed: SEED, numRuns: 500, examples: EXAMPLES.map((texts) => [texts]) },
+  );
+});
+
+test('streamed a word at a time, markdown equals a one-shot rendering after every word (property, module in Chromium)', async () => {
+  await fc.assert(
+    fc.asyncProperty(byWords, async (texts) => {
+      const mismatch = await probe.evaluate(([t, s]) => window.__probe.stream(t, s), [texts, SHELF]);
+      assert.equal(mismatch, null, `after chunk ${mismatch?.step} of ${JSON.stringify(texts.at(-1))}:\n got  ${mismatch?.got}\n want ${mismatch?.want}`);
+    }),
+    { seed: SEED, numRuns: 300 },
   );
 });
 
