@@ -21,9 +21,10 @@ export function lenientNullable<T extends z.ZodMiniType>(schema: T) {
  * Items a lenientArray parses with zod's interpreter before it compiles their schema. A transform
  * is opaque to the compiled parser of the message around it (src/agent/connection.ts), so each
  * item of a streamed tool call's content and locations went through the interpreter: compiling
- * the item's schema too took the session mix from 0.53× to 0.58× of bare JSON.parse
- * (bench/throughput.mjs). Compiling costs a few ms per schema, paid only where items stream:
- * arrays of a request or a result, a few per session, stay interpreted.
+ * the item's schema too took the session mix of bench/throughput.mjs from 0.53× to 0.58× of bare
+ * JSON.parse, run alone (0.50–0.55× in full bench runs, 0.49–0.53× before). Compiling costs a
+ * few ms per schema, paid only where items stream: arrays of a request or a result, a few per
+ * session, stay interpreted.
  */
 export const COMPILE_ITEMS_AFTER = 256;
 
