@@ -104,16 +104,20 @@ const CORPUS = [
 // Blank lines and line breaks most often, as between real blocks; none or a space mashes pieces together.
 const SEPARATORS = ['\n\n', '\n\n', '\n', '\n', '', ' ', '\n\n\n'];
 
+/** A text from the corpus: a few of its pieces, joined, with one of `newlines` as line ends. */
+const corpusText = (newlines) => fc.record({
+  pieces: fc.array(fc.tuple(fc.constantFrom(...CORPUS), fc.constantFrom(...SEPARATORS)), { minLength: 2, maxLength: 8, size: 'max' }),
+  newline: fc.constantFrom(...newlines),
+}).map(({ pieces, newline }) => pieces.map(([piece, sep]) => piece + sep).join('').replace(/\n/g, newline));
+
 /**
  * A text from the corpus, with LF, CRLF or CR line ends, as the prefixes it streams in as: chunks of
  * a few characters (tokens), now and then a longer one.
  */
-const streamed = fc.record({
-  pieces: fc.array(fc.tuple(fc.constantFrom(...CORPUS), fc.constantFrom(...SEPARATORS)), { minLength: 2, maxLength: 8, size: 'max' }),
-  newline: fc.constantFrom('\n', '\r\n', '\r'),
-  chunks: fc.array(fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 60 })), { minLength: 1, maxLength: 20 }),
-}).map(({ pieces, newline, chunks }) => {
-  const text = pieces.map(([piece, sep]) => piece + sep).join('').replace(/\n/g, newline);
+const streamed = fc.tuple(
+  corpusText(['\n', '\r\n', '\r']),
+  fc.array(fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 60 })), { minLength: 1, maxLength: 20 }),
+).map(([text, chunks]) => {
   const prefixes = [];
   // The chunk sizes repeat until the whole text has come.
   for (let at = 0, i = 0; at < text.length; i++) prefixes.push(text.slice(0, (at += chunks[i % chunks.length])));
@@ -121,15 +125,13 @@ const streamed = fc.record({
 });
 
 /** The same texts as agents most often stream them: a word at a time, with the spaces before it. */
-const byWords = fc.record({
-  pieces: fc.array(fc.tuple(fc.constantFrom(...CORPUS), fc.constantFrom(...SEPARATORS)), { minLength: 2, maxLength: 8, size: 'max' }),
-  newline: fc.constantFrom('\n', '\r\n'),
-}).map(({ pieces, newline }) => {
-  const text = pieces.map(([piece, sep]) => piece + sep).join('').replace(/\n/g, newline);
-  const prefixes = [];
-  for (const match of text.matchAll(/\s*\S+|\s+$/g)) prefixes.push(text.slice(0, match.index + match[0].length));
-  return prefixes;
-});
+const byWords = corpusText(['\n', '\r\n']).map((text) => [...text.matchAll(/\s*\S+|\s+$/g)].map((match) => text.slice(0, match.index + match[0].length)));
+
+/** Streams `texts` into one element on the module side: its DOM must equal a one-shot rendering after each. */
+async function assertStreamsAsOneShot(texts) {
+  const mismatch = await probe.evaluate(([t, s]) => window.__probe.stream(t, s), [texts, SHELF]);
+  assert.equal(mismatch, null, `after chunk ${mismatch?.step} of ${JSON.stringify(texts.at(-1))}:\n got  ${mismatch?.got}\n want ${mismatch?.want}`);
+}
 
 /** The prefixes a text streams in as, cut after each of `cuts` in turn (for the examples below). */
 function cutAt(text, ...cuts) {
@@ -174,20 +176,14 @@ const EXAMPLES = [
 
 test('streamed markdown equals a one-shot rendering after every chunk (property, module in Chromium)', async () => {
   await fc.assert(
-    fc.asyncProperty(streamed, async (texts) => {
-      const mismatch = await probe.evaluate(([t, s]) => window.__probe.stream(t, s), [texts, SHELF]);
-      assert.equal(mismatch, null, `after chunk ${mismatch?.step} of ${JSON.stringify(texts.at(-1))}:\n got  ${mismatch?.got}\n want ${mismatch?.want}`);
-    }),
+    fc.asyncProperty(streamed, assertStreamsAsOneShot),
     { seed: SEED, numRuns: 500, examples: EXAMPLES.map((texts) => [texts]) },
   );
 });
 
 test('streamed a word at a time, markdown equals a one-shot rendering after every word (property, module in Chromium)', async () => {
   await fc.assert(
-    fc.asyncProperty(byWords, async (texts) => {
-      const mismatch = await probe.evaluate(([t, s]) => window.__probe.stream(t, s), [texts, SHELF]);
-      assert.equal(mismatch, null, `after chunk ${mismatch?.step} of ${JSON.stringify(texts.at(-1))}:\n got  ${mismatch?.got}\n want ${mismatch?.want}`);
-    }),
+    fc.asyncProperty(byWords, assertStreamsAsOneShot),
     { seed: SEED, numRuns: 300 },
   );
 });
