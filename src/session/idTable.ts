@@ -1,12 +1,13 @@
 /** A slot is two int32s: the id's hash and its value plus one (0: the slot is free). */
 const SLOT = 2;
-const FIRST_SLOTS = 16;
 /**
  * A probe run this long does not happen by chance (with at most half the slots used, a run of
  * 256 has odds of about e^-49 per cluster): the ids were made to collide, so the table hands
  * itself over to a Map, whose hash V8 seeds out of reach, for good.
  */
 const LONG_RUN = 256;
+/** How many ids the young table takes before they move to the old one: its 16 KB stay in the cache. */
+const YOUNG_IDS = 1024;
 
 /**
  * The ids the agent chooses (tool calls, compactions, plans by id), each to where it is kept (a
@@ -18,30 +19,49 @@ const LONG_RUN = 256;
  * tens of thousands of them, and V8's Map then reads a bucket, the entries of its chain and
  * their key strings, each somewhere else in a large heap, each a cache miss (bench/folds.mjs:
  * a new id in a bare Map costs 1.3–1.7× more at 100,000 entries than at 100). Here the slots are
- * one typed array of 8 bytes each, probed linearly: a lookup reads one slot and its neighbours,
- * and reads an id only when its 32-bit hash matches, which for a new id almost never happens.
- * A new tool call at 100,000 entries went from 0.58 to 0.31–0.33 µs, and is cheaper at every
- * size; what still grows (about 0.25 µs at 100) is whether that one slot is in the cache.
+ * typed arrays of 8 bytes each, probed linearly, and an id is read only when its 32-bit hash
+ * matches, which for a new id almost never happens.
+ *
+ * Why two tables: even so, a new id's one slot in a table of a megabyte is rarely in the cache
+ * (bench/folds.mjs, `tool_call (new)`: 0.24 µs at 100 entries, 0.29–0.34 µs at 100,000). So new
+ * ids go to a small young table, and move to the old one a thousand at a time (`promote`), when
+ * the CPU can wait for their slots' misses all at once rather than one by one. An id is looked
+ * up in the old table only when its Bloom filter (16 bits an id, a word of it per id: one
+ * cache line in a sixteenth of the table's size) says it may be there: for a new id, about one
+ * time in twenty at most.
  *
  * The hash takes every character (an id's cost is its length, as its parse's is) under a seed
  * drawn per table, so an agent cannot aim ids at one slot; should a run grow long anyway, the
  * table becomes a Map (`LONG_RUN`).
  */
 export class IdTable {
-  private slots = new Int32Array(FIRST_SLOTS * SLOT);
-  private mask = FIRST_SLOTS - 1;
-  private used = 0;
+  private young: Slots;
+  private old = new Slots(16);
+  /** Per old slot, 4 bits of the Bloom filter over the old ids' hashes: 2 bits set per id, in the word its hash picks. */
+  private bloom: Int32Array = new Int32Array(2);
   private fallback: Map<string, number> | undefined;
+  /** The id the last `get` did not find, and its hash: its `set`, which follows as a rule, neither hashes nor looks it up again. */
+  private missed: string | undefined;
+  private missedHash = 0;
 
   constructor(
     private readonly idAt: (value: number) => string | undefined,
     private readonly hash: (id: string) => number = seededHash((Math.random() * 2 ** 32) | 0),
-  ) {}
+    private readonly youngIds = YOUNG_IDS,
+  ) {
+    this.young = new Slots(2 * youngIds);
+  }
 
   get(id: string): number | undefined {
     if (this.fallback) return this.fallback.get(id);
-    const at = this.find(id, this.hash(id));
-    return at < 0 ? undefined : this.slots[at + 1]! - 1;
+    const hash = this.hash(id);
+    let at = this.young.find(id, hash, this.idAt);
+    if (at >= 0) return this.young.value(at);
+    at = this.mayBeOld(hash) ? this.old.find(id, hash, this.idAt) : -1;
+    if (at >= 0) return this.old.value(at);
+    this.missed = id;
+    this.missedHash = hash;
+    return undefined;
   }
 
   /** `id` is kept at `value` now (a non-negative int32 below 2^31 - 1). */
@@ -50,63 +70,157 @@ export class IdTable {
       this.fallback.set(id, value);
       return;
     }
-    const hash = this.hash(id);
-    const at = this.find(id, hash);
-    if (at >= 0) {
-      this.slots[at + 1] = value + 1;
-      return;
+    const isNew = id === this.missed;
+    this.missed = undefined;
+    const hash = isNew ? this.missedHash : this.hash(id);
+    if (!isNew) {
+      const young = this.young.find(id, hash, this.idAt);
+      if (young >= 0) return this.young.keep(young, value);
+      const old = this.mayBeOld(hash) ? this.old.find(id, hash, this.idAt) : -1;
+      if (old >= 0) return this.old.keep(old, value);
     }
-    if (2 * (this.used + 1) > this.mask + 1) this.grow();
-    this.used++;
-    if (!this.place(hash, value + 1)) this.handOver();
+    if (this.young.used === this.youngIds && !this.promote()) return this.handOver(id, value);
+    if (!this.young.place(hash, value + 1)) this.handOver(id, value);
   }
 
   clear(): void {
-    this.slots = new Int32Array(FIRST_SLOTS * SLOT);
-    this.mask = FIRST_SLOTS - 1;
-    this.used = 0;
+    this.missed = undefined;
+    this.young = new Slots(2 * this.youngIds);
+    this.old = new Slots(16);
+    this.bloom = new Int32Array(2);
     this.fallback = undefined;
   }
 
-  /** Where `id`'s slot is in `slots`, or -1. */
-  private find(id: string, hash: number): number {
-    const { slots, mask } = this;
+  private mayBeOld(hash: number): boolean {
+    const bits = bloomBits(hash);
+    return (this.bloom[(hash >>> 10) & (this.bloom.length - 1)]! & bits) === bits;
+  }
+
+  /** Moves the young ids to the old table; false if a probe run there was too long. */
+  private promote(): boolean {
+    const { young, old } = this;
+    if (old.reserve(young.used)) this.bloom = bloomOf(old);
+    old.touch(young);
+    for (let at = 0; at < young.slots.length; at += SLOT) {
+      const stored = young.slots[at + 1]!;
+      if (stored === 0) continue;
+      const hash = young.slots[at]!;
+      if (!old.place(hash, stored)) return false;
+      this.bloom[(hash >>> 10) & (this.bloom.length - 1)]! |= bloomBits(hash);
+    }
+    young.empty();
+    return true;
+  }
+
+  /** Every id of both tables, and `id` at `value`, into a Map, which takes over for good. */
+  private handOver(id: string, value: number): void {
+    const map = new Map<string, number>();
+    for (const { slots } of [this.old, this.young]) {
+      for (let at = 0; at < slots.length; at += SLOT) {
+        const stored = slots[at + 1]!;
+        const kept = stored === 0 ? undefined : this.idAt(stored - 1);
+        if (kept !== undefined) map.set(kept, stored - 1);
+      }
+    }
+    this.fallback = map.set(id, value);
+    this.young = new Slots(0);
+    this.old = new Slots(0);
+  }
+}
+
+/** Open addressing over one Int32Array of slots (hash, value + 1), at most half of them used. */
+class Slots {
+  slots: Int32Array;
+  used = 0;
+
+  /** At least `count` slots: a power of two, as the probes' mask needs. */
+  constructor(count: number) {
+    this.slots = new Int32Array(count > 0 ? 2 ** Math.ceil(Math.log2(count)) * SLOT : 0);
+  }
+
+  get mask(): number {
+    return this.slots.length / SLOT - 1;
+  }
+
+  /** Where `id`'s slot is, or -1. */
+  find(id: string, hash: number, idAt: (value: number) => string | undefined): number {
+    const { slots } = this;
+    const mask = this.mask;
+    if (mask < 0) return -1;
     for (let i = hash & mask; ; i = (i + 1) & mask) {
       const at = i * SLOT;
       const stored = slots[at + 1]!;
       if (stored === 0) return -1;
-      if (slots[at] === hash && this.idAt(stored - 1) === id) return at;
+      if (slots[at] === hash && idAt(stored - 1) === id) return at;
     }
   }
 
+  value(at: number): number {
+    return this.slots[at + 1]! - 1;
+  }
+
+  keep(at: number, value: number): void {
+    this.slots[at + 1] = value + 1;
+  }
+
   /** Puts a slot in the first free one of its run (there is one: at most half are used); false if that run was too long. */
-  private place(hash: number, stored: number): boolean {
-    const { slots, mask } = this;
+  place(hash: number, stored: number): boolean {
+    const { slots } = this;
+    const mask = this.mask;
     let i = hash & mask;
     let run = 0;
     for (; slots[i * SLOT + 1] !== 0; i = (i + 1) & mask) run++;
     slots[i * SLOT] = hash;
     slots[i * SLOT + 1] = stored;
+    this.used++;
     return run < LONG_RUN;
   }
 
-  private grow(): void {
+  /** Room for `more` slots at most half the table; true if the table grew for them. */
+  reserve(more: number): boolean {
+    let count = this.mask + 1;
+    while (2 * (this.used + more) > count) count *= 2;
+    if (count === this.mask + 1) return false;
     const old = this.slots;
-    this.mask = 2 * (this.mask + 1) - 1;
-    this.slots = new Int32Array((this.mask + 1) * SLOT);
+    this.slots = new Int32Array(count * SLOT);
+    this.used = 0;
     for (let at = 0; at < old.length; at += SLOT) if (old[at + 1] !== 0) this.place(old[at]!, old[at + 1]!);
+    return true;
   }
 
-  private handOver(): void {
-    const map = new Map<string, number>();
-    for (let at = 0; at < this.slots.length; at += SLOT) {
-      const stored = this.slots[at + 1]!;
-      const id = stored === 0 ? undefined : this.idAt(stored - 1);
-      if (id !== undefined) map.set(id, stored - 1);
-    }
-    this.fallback = map;
-    this.slots = new Int32Array(0);
+  /**
+   * Reads the first slot of each of `other`'s hashes here, each read independent of the others,
+   * so that the CPU waits for their cache misses together; `place` then finds them in the cache.
+   */
+  touch(other: Slots): number {
+    const { slots } = this;
+    const mask = this.mask;
+    let sum = 0;
+    for (let at = 0; at < other.slots.length; at += SLOT) sum += slots[(other.slots[at]! & mask) * SLOT + 1]!;
+    return sum;
   }
+
+  empty(): void {
+    this.slots.fill(0);
+    this.used = 0;
+  }
+}
+
+/** The Bloom filter of `slots`' hashes: a word per 8 slots, a power of two. */
+function bloomOf(slots: Slots): Int32Array {
+  const bloom = new Int32Array(Math.max(2, (slots.mask + 1) >>> 3));
+  const mask = bloom.length - 1;
+  for (let at = 0; at < slots.slots.length; at += SLOT) {
+    if (slots.slots[at + 1] === 0) continue;
+    const hash = slots.slots[at]!;
+    bloom[(hash >>> 10) & mask]! |= bloomBits(hash);
+  }
+  return bloom;
+}
+
+/** The two bits of a word of the Bloom filter that an id's hash sets: its lowest ten bits pick them, the next ones the word. */
+function bloomBits(hash: number): number {
+  return (1 << (hash & 31)) | (1 << ((hash >>> 5) & 31));
 }
 
 /**

@@ -1,5 +1,6 @@
 // The ids an agent chooses map to their entries through an IdTable (src/session/idTable.ts): it
-// must answer as a Map<string, number> would, whatever the ids, their order and their hashes; it
+// must answer as a Map<string, number> would, whatever the ids, their order and their hashes,
+// before and after its young ids move to the old table (a small young table moves them often); it
 // reads an id only when its hash matches; and ids made to collide must not make it slow (it
 // hands itself over to a Map).
 import test from 'node:test';
@@ -24,9 +25,9 @@ const ops = (ids: fc.Arbitrary<string>) =>
  * the end of a list (an id set again moves to its new place), a clear empties the list. Every
  * get, and at the end every id the Map knows, reads the same from both.
  */
-function sameAsMap(hash: ((id: string) => number) | undefined, steps: Op[]): void {
+function sameAsMap(hash: ((id: string) => number) | undefined, steps: Op[], youngIds?: number): void {
   let kept: string[] = [];
-  const table = new IdTable((at) => kept[at], hash);
+  const table = new IdTable((at) => kept[at], hash, youngIds);
   const map = new Map<string, number>();
   for (const step of steps) {
     if (step.op === 'set') {
@@ -47,17 +48,40 @@ function sameAsMap(hash: ((id: string) => number) | undefined, steps: Op[]): voi
 const fewIds = fc.oneof(fc.constantFrom('__proto__', 'constructor', '', 'toolu_01'), fc.string({ maxLength: 3, unit: 'binary' }));
 const manyIds = fc.oneof(fewIds, fc.string({ minLength: 1, maxLength: 40, unit: 'grapheme' }));
 
-test('a table answers as a Map does: gets, sets again and clears', () => {
-  fc.assert(fc.property(ops(manyIds), (steps) => sameAsMap(undefined, steps)), { numRuns: 300 });
+// Young tables of 1,024 ids (the default: 600 steps never fill it), or of 1 to 8.
+const youngIds = fc.oneof(fc.constant(undefined), fc.integer({ min: 1, max: 8 }));
+
+test('a table answers as a Map does: gets, sets again and clears, whatever the young table takes', () => {
+  fc.assert(fc.property(ops(manyIds), youngIds, (steps, young) => sameAsMap(undefined, steps, young)), { numRuns: 400 });
+});
+
+test('as a Map does over many ids: each found in the old table, set again there, and a new id after each get that missed', () => {
+  const kept: string[] = [];
+  const table = new IdTable((at) => kept[at]);
+  for (let i = 0; i < 50_000; i++) {
+    assert.equal(table.get(`call_${i}`), undefined);
+    kept.push(`call_${i}`);
+    table.set(`call_${i}`, i);
+  }
+  for (let i = 0; i < 50_000; i += 7) assert.equal(table.get(`call_${i}`), i, `call_${i}`);
+  // Set again: an old id keeps its new place, a young one too.
+  kept.push('call_3', 'call_49999');
+  table.set('call_3', 50_000);
+  table.set('call_49999', 50_001);
+  assert.equal(table.get('call_3'), 50_000);
+  assert.equal(table.get('call_49999'), 50_001);
+  assert.equal(table.get('call_50000'), undefined);
 });
 
 test('as a Map does when hashes collide: two slots, or one for all (the table then hands over to a Map)', () => {
   const hashes: Array<(id: string) => number> = [(id) => id.length, (id) => (id.charCodeAt(0) || 0) & 1, () => 7];
-  for (const hash of hashes) fc.assert(fc.property(ops(fewIds), (steps) => sameAsMap(hash, steps)), { numRuns: 100 });
+  for (const hash of hashes) fc.assert(fc.property(ops(fewIds), youngIds, (steps, young) => sameAsMap(hash, steps, young)), { numRuns: 100 });
   // Enough colliding ids to pass the hand-over, then more, sets again of ids from before it, a clear.
   const steps: Op[] = Array.from({ length: 700 }, (_, i) => ({ op: 'set', id: `call_${i % 650}` }));
   steps.push({ op: 'get', id: 'call_3' }, { op: 'get', id: 'call_700' }, { op: 'clear' }, { op: 'set', id: 'call_1' }, { op: 'get', id: 'call_2' });
   sameAsMap(() => 7, steps);
+  // The same, with the run grown long while young ids move to the old table.
+  sameAsMap(() => 7, steps, 100);
 });
 
 test('a new id is looked up without reading the ids kept: only a matching hash reads one', () => {
