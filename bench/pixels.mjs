@@ -163,14 +163,16 @@ async function streamOnce({ page, channel, route }, { chunks = CHUNKS, entries =
   const held = [];
   let posted = -1;
   let posts = 0;
-  await channel.value('window.__resetProbes()');
   const before = await clockOffset(channel);
 
   const transcript = restored(entries);
   const session = new SessionState();
   const status = h.status('prompting');
   const deliveries = [];
+  let lastSeq = 0;
+  let ackedSeq = 0;
   const feed = new ViewFeed((message) => {
+    lastSeq = message.seq;
     const now = performance.now();
     const max = maxToken(message);
     for (let i = posted + 1; i <= max; i++) held.push(now - hostAt[i]);
@@ -182,11 +184,15 @@ async function streamOnce({ page, channel, route }, { chunks = CHUNKS, entries =
   let snapshotRendered;
   const restoredInPage = new Promise((resolve) => { snapshotRendered = resolve; });
   route.rendered = (seq) => {
+    ackedSeq = seq;
     snapshotRendered();
     feed.rendered(seq);
   };
   feed.attach({ transcript, session, currentStatus: status, onStatus: () => ({ dispose: () => undefined }) });
   await restoredInPage;
+  // Now, not before the snapshot: until it lands, the DOM is the last run's, whose backlog may
+  // still be rendering (each render a mutation the probe would read that run's tokens from).
+  await channel.value('window.__resetProbes()');
   transcript.addUserPrompt('Explain the code base, in detail');
 
   const start = performance.now();
@@ -214,6 +220,12 @@ async function streamOnce({ page, channel, route }, { chunks = CHUNKS, entries =
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   await Promise.all(deliveries);
+  // The panel's answer to the last post, before the next run: an answer that came later would
+  // start that run's stream before its snapshot is in the DOM (it waits for the first answer).
+  while (ackedSeq !== lastSeq) {
+    if (performance.now() > deadline) throw new Error(`pixels: post ${lastSeq} never acknowledged`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
   feed.dispose();
   const after = await clockOffset(channel);
 
