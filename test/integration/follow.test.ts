@@ -65,24 +65,26 @@ suite('following the agent', function () {
         const tool = await until('a permission request', () => find(controller, 'tool').find((t) => t.permission));
         controller.choosePermission(tool.toolCallId, tool.permission!.find((o) => o.kind === kind)!.optionId);
       };
-      // A first turn's edit, allowed, gives the review list the file's changes to open.
-      const first = controller.prompt('write the notes');
-      await answer('allow_once');
-      await first;
-      await until('the notes in the review list', () => (controller.session.view.review.some((f) => f.path === notes()) ? true : undefined));
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-
       let release = () => {};
-      host.follower.holdUntil(new Promise<void>((resolve) => (release = resolve)));
-      let opened: Promise<void> | undefined;
-      const listening = controller.transcript.onChange((event) => {
-        if (opened || event.type === 'reset') return;
-        const entry = controller.transcript.entries[event.index];
-        const contentIndex = entry?.kind === 'tool' && entry.status === 'pending' ? entry.content.findIndex((c) => c.type === 'diff') : -1;
-        if (contentIndex >= 0) opened = host.handleIntent(intent(event.index, contentIndex));
-      });
-      const turn = controller.prompt('show me the diff');
+      let listening: { dispose(): void } | undefined;
+      // Whatever fails, from the first turn on, the notes and the review list are left as found.
       try {
+        // A first turn's edit, allowed, gives the review list the file's changes to open.
+        const first = controller.prompt('write the notes');
+        await answer('allow_once');
+        await first;
+        await until('the notes in the review list', () => (controller.session.view.review.some((f) => f.path === notes()) ? true : undefined));
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+        host.follower.holdUntil(new Promise<void>((resolve) => (release = resolve)));
+        let opened: Promise<void> | undefined;
+        listening = controller.transcript.onChange((event) => {
+          if (opened || event.type === 'reset') return;
+          const entry = controller.transcript.entries[event.index];
+          const contentIndex = entry?.kind === 'tool' && entry.status === 'pending' ? entry.content.findIndex((c) => c.type === 'diff') : -1;
+          if (contentIndex >= 0) opened = host.handleIntent(intent(event.index, contentIndex));
+        });
+        const turn = controller.prompt('show me the diff');
         await until('the edit', () => opened);
         await opened;
         assert.ok(isIt(vscode.window.tabGroups.activeTabGroup.activeTab), `${what} is open`);
@@ -92,7 +94,7 @@ suite('following the agent', function () {
         await answer('reject_once');
         await turn;
       } finally {
-        listening.dispose();
+        listening?.dispose();
         release();
         host.follower.holdUntil(undefined);
         await host.handleIntent({ type: 'reviewUndo' });
