@@ -6,7 +6,7 @@ const SLOT = 2;
  * itself over to a Map, whose hash V8 seeds out of reach, for good.
  */
 const LONG_RUN = 256;
-/** How many ids the young table takes before they move to the old one: its 16 KB stay in the cache. */
+/** How many ids the young table takes before they move to the old one: its 16 KB (then) stay in the cache. */
 const YOUNG_IDS = 1024;
 
 /**
@@ -35,7 +35,8 @@ const YOUNG_IDS = 1024;
  * table becomes a Map (`LONG_RUN`).
  */
 export class IdTable {
-  private young: Slots;
+  /** Grown as the old one is, up to twice `youngIds` slots: a table of few ids stays small. */
+  private young = new Slots(16);
   private old = new Slots(16);
   /** Per old slot, 4 bits of the Bloom filter over the old ids' hashes: 2 bits set per id, in the word its hash picks. */
   private bloom: Int32Array = new Int32Array(2);
@@ -48,9 +49,7 @@ export class IdTable {
     private readonly idAt: (value: number) => string | undefined,
     private readonly hash: (id: string) => number = seededHash((Math.random() * 2 ** 32) | 0),
     private readonly youngIds = YOUNG_IDS,
-  ) {
-    this.young = new Slots(2 * youngIds);
-  }
+  ) {}
 
   get(id: string): number | undefined {
     if (this.fallback) return this.fallback.get(id);
@@ -80,12 +79,13 @@ export class IdTable {
       if (old >= 0) return this.old.keep(old, value);
     }
     if (this.young.used === this.youngIds && !this.promote()) return this.handOver(id, value);
+    this.young.reserve(1);
     if (!this.young.place(hash, value + 1)) this.handOver(id, value);
   }
 
   clear(): void {
     this.missed = undefined;
-    this.young = new Slots(2 * this.youngIds);
+    this.young = new Slots(16);
     this.old = new Slots(16);
     this.bloom = new Int32Array(2);
     this.fallback = undefined;
