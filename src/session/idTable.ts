@@ -26,7 +26,7 @@ const YOUNG_IDS = 1024;
  * (bench/folds.mjs, `tool_call (new)`: 0.24 µs at 100 entries, 0.29–0.34 µs at 100,000). So new
  * ids go to a small young table, and move to the old one a thousand at a time (`promote`), when
  * the CPU can wait for their slots' misses all at once rather than one by one. An id is looked
- * up in the old table only when its Bloom filter (16 bits an id, a word of it per id: one
+ * up in the old table only when its Bloom filter (8 to 16 bits an id, one word of it read per id: one
  * cache line in a sixteenth of the table's size) says it may be there: for a new id, about one
  * time in twenty at most.
  *
