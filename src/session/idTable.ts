@@ -1,5 +1,7 @@
 /** A slot is two int32s: the id's hash and its value plus one (0: the slot is free). */
 const SLOT = 2;
+/** The slots a table starts with (the young one grows from it too). */
+const FIRST_SLOTS = 16;
 /**
  * A probe run this long does not happen by chance (with at most half the slots used, a run of
  * 256 has odds of about e^-49 per cluster): the ids were made to collide, so the table hands
@@ -36,10 +38,10 @@ const YOUNG_IDS = 1024;
  */
 export class IdTable {
   /** Grown as the old one is, up to twice `youngIds` slots: a table of few ids stays small. */
-  private young = new Slots(16);
-  private old = new Slots(16);
+  private young = new Slots(FIRST_SLOTS);
+  private old = new Slots(FIRST_SLOTS);
   /** Per old slot, 4 bits of the Bloom filter over the old ids' hashes: 2 bits set per id, in the word its hash picks. */
-  private bloom: Int32Array = new Int32Array(2);
+  private bloom = bloomOf(this.old);
   private fallback: Map<string, number> | undefined;
   /** The id the last `get` did not find, and its hash: its `set`, which follows as a rule, neither hashes nor looks it up again. */
   private missed: string | undefined;
@@ -56,7 +58,7 @@ export class IdTable {
     const hash = this.hash(id);
     let at = this.young.find(id, hash, this.idAt);
     if (at >= 0) return this.young.value(at);
-    at = this.mayBeOld(hash) ? this.old.find(id, hash, this.idAt) : -1;
+    at = mayHold(this.bloom, hash) ? this.old.find(id, hash, this.idAt) : -1;
     if (at >= 0) return this.old.value(at);
     this.missed = id;
     this.missedHash = hash;
@@ -75,7 +77,7 @@ export class IdTable {
     if (!isNew) {
       const young = this.young.find(id, hash, this.idAt);
       if (young >= 0) return this.young.keep(young, value);
-      const old = this.mayBeOld(hash) ? this.old.find(id, hash, this.idAt) : -1;
+      const old = mayHold(this.bloom, hash) ? this.old.find(id, hash, this.idAt) : -1;
       if (old >= 0) return this.old.keep(old, value);
     }
     if (this.young.used === this.youngIds && !this.promote()) return this.handOver(id, value);
@@ -85,15 +87,10 @@ export class IdTable {
 
   clear(): void {
     this.missed = undefined;
-    this.young = new Slots(16);
-    this.old = new Slots(16);
-    this.bloom = new Int32Array(2);
+    this.young = new Slots(FIRST_SLOTS);
+    this.old = new Slots(FIRST_SLOTS);
+    this.bloom = bloomOf(this.old);
     this.fallback = undefined;
-  }
-
-  private mayBeOld(hash: number): boolean {
-    const bits = bloomBits(hash);
-    return (this.bloom[(hash >>> 10) & (this.bloom.length - 1)]! & bits) === bits;
   }
 
   /** Moves the young ids to the old table; false if a probe run there was too long. */
@@ -106,7 +103,7 @@ export class IdTable {
       if (stored === 0) continue;
       const hash = young.slots[at]!;
       if (!old.place(hash, stored)) return false;
-      this.bloom[(hash >>> 10) & (this.bloom.length - 1)]! |= bloomBits(hash);
+      addTo(this.bloom, hash);
     }
     young.empty();
     return true;
@@ -210,18 +207,28 @@ class Slots {
 /** The Bloom filter of `slots`' hashes: a word per 8 slots, a power of two. */
 function bloomOf(slots: Slots): Int32Array {
   const bloom = new Int32Array(Math.max(2, (slots.mask + 1) >>> 3));
-  const mask = bloom.length - 1;
-  for (let at = 0; at < slots.slots.length; at += SLOT) {
-    if (slots.slots[at + 1] === 0) continue;
-    const hash = slots.slots[at]!;
-    bloom[(hash >>> 10) & mask]! |= bloomBits(hash);
-  }
+  for (let at = 0; at < slots.slots.length; at += SLOT) if (slots.slots[at + 1] !== 0) addTo(bloom, slots.slots[at]!);
   return bloom;
 }
 
-/** The two bits of a word of the Bloom filter that an id's hash sets: its lowest ten bits pick them, the next ones the word. */
-function bloomBits(hash: number): number {
+/** The word of a Bloom filter that an id's hash picks: its bits from the eleventh on. */
+function wordOf(bloom: Int32Array, hash: number): number {
+  return (hash >>> 10) & (bloom.length - 1);
+}
+
+/** The two bits of that word that the hash sets: its lowest ten bits pick them. */
+function bitsOf(hash: number): number {
   return (1 << (hash & 31)) | (1 << ((hash >>> 5) & 31));
+}
+
+function addTo(bloom: Int32Array, hash: number): void {
+  bloom[wordOf(bloom, hash)]! |= bitsOf(hash);
+}
+
+/** Whether the filter may hold an id of this hash (false: it does not). */
+function mayHold(bloom: Int32Array, hash: number): boolean {
+  const bits = bitsOf(hash);
+  return (bloom[wordOf(bloom, hash)]! & bits) === bits;
 }
 
 /**
