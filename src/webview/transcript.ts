@@ -121,6 +121,7 @@ export class Transcript {
    */
   update(indices: Iterable<number>, entries: readonly (EntryView | undefined)[]): void {
     this.entries = entries;
+    this.backlog.noteUpdate();
     const sorted = [...indices].sort((a, b) => a - b);
     for (const index of sorted) {
       // Fill any gap first so that entry i stays at its place.

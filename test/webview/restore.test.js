@@ -94,3 +94,54 @@ test('a newer snapshot replaces a backlog still running: only its entries end in
     assert.ok(all.every(([index, text], i) => index === String(i) && text === (i % 2 ? `B Answer ${i}` : `B prompt ${i}`)), 'the newer snapshot\'s entries, in order');
   });
 });
+
+test('while the host streams, the backlog renders in short slices, and in long ones again once it stops; every entry still ends rendered', async () => {
+  await h.withPanel(env, {}, async (page) => {
+    // Idle callbacks run when the test says, on a clock that moves 0.25 ms each time it is read:
+    // how many placeholders one slice fills is then how long the backlog lets a slice take.
+    await page.evaluate(() => {
+      let now = 0;
+      performance.now = () => (now += 0.25);
+      window.__pass = (ms) => { now += ms; };
+      const idle = new Map();
+      let handles = 0;
+      window.requestIdleCallback = (callback) => { idle.set(++handles, callback); return handles; };
+      window.cancelIdleCallback = (handle) => idle.delete(handle);
+      const pending = () => document.querySelectorAll('#transcript .entry-pending').length;
+      /** Runs the idle callbacks requested so far: how many placeholders they filled. */
+      window.__slice = () => {
+        const before = pending();
+        const due = [...idle.values()];
+        idle.clear();
+        for (const callback of due) callback({ didTimeout: false, timeRemaining: () => 50 });
+        return before - pending();
+      };
+      window.__pending = pending;
+    });
+    await h.send(page, h.snapshot(conversation(N)));
+    const idleSlice = await page.evaluate(() => window.__slice());
+    await h.send(page, { type: 'append', index: N - 1, text: ' and more' });
+    const streamingSlices = [];
+    for (let i = 0; i < 3; i++) {
+      streamingSlices.push(await page.evaluate(() => window.__slice()));
+      await h.send(page, { type: 'append', index: N - 1, text: ` chunk ${i}` });
+    }
+    // The stream stops: a second later, slices are long again.
+    await page.evaluate(() => window.__pass(1000));
+    const afterSlice = await page.evaluate(() => window.__slice());
+
+    assert.ok(streamingSlices.every((n) => n >= 1), `the backlog goes on while the host streams (${streamingSlices})`);
+    assert.ok(streamingSlices.every((n) => n * 3 <= idleSlice), `slices are short while the host streams: ${streamingSlices} entries a slice, ${idleSlice} on an idle panel`);
+    assert.equal(afterSlice, idleSlice, 'long slices again once the stream stops');
+
+    const left = await page.evaluate(() => {
+      while (window.__pending() > 0 && window.__slice() > 0);
+      return window.__pending();
+    });
+    assert.equal(left, 0, 'no placeholder left');
+    const all = await entries(page);
+    assert.equal(all.length, N);
+    assert.equal(all[N - 1][1], `Answer ${N - 1} and more chunk 0 chunk 1 chunk 2`);
+    assert.ok(all.every(([index], i) => index === String(i)), 'in index order');
+  });
+});
