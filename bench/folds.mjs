@@ -15,6 +15,7 @@ const { SecretScrubber } = require('../out/src/runtime/secrets.js');
 const SIZES = [100, 10_000, 100_000];
 const BATCH = 1000;
 const BATCHES = 21;
+const SESSIONS = 3; // of each size, built apart (perCall says why)
 const log = { info() {}, warn() {}, error: (m) => console.error(m) };
 const text = (t) => ({ type: 'text', text: t });
 const source = (lines) => Array.from({ length: lines }, (_, i) => `line ${i}: ${'x'.repeat(i % 40)}`);
@@ -77,19 +78,24 @@ const KINDS = {
 };
 
 /**
- * Median µs per call of each size's `apply` (one per size, in SIZES' order) on `make`'s values.
- * The sizes take turns batch by batch, so JIT warm-up, GC and the machine's noise fall on all of
- * them alike.
+ * Median µs per call of each size's `apply` functions on `make`'s values: one list per size, in
+ * SIZES' order, of the same thing built SESSIONS times apart. With one session a size, where its
+ * objects happened to lie in memory moved a row's growth by up to 30% from one run to the next,
+ * a different row each time (three runs, the 11 kinds: 0.70–1.15×); with three, no one session
+ * decides its size's figure (0.95–1.11×, the same runs alternating). The sizes take turns batch
+ * by batch, so JIT warm-up, GC and the machine's noise fall on all of them alike.
  */
 function perCall(applies, make) {
   const samples = SIZES.map(() => []);
   let n = 0;
   for (let b = -1; b < BATCHES; b++) {
-    applies.forEach((apply, s) => {
-      const values = Array.from({ length: BATCH }, () => make(n++));
-      const start = performance.now();
-      for (const value of values) apply(value);
-      if (b >= 0) samples[s].push(((performance.now() - start) * 1000) / BATCH); // batch -1 warms up
+    applies.forEach((instances, s) => {
+      for (const apply of instances) {
+        const values = Array.from({ length: BATCH }, () => make(n++));
+        const start = performance.now();
+        for (const value of values) apply(value);
+        if (b >= 0) samples[s].push(((performance.now() - start) * 1000) / BATCH); // batch -1 warms up
+      }
     });
   }
   return samples.map(median);
@@ -97,7 +103,7 @@ function perCall(applies, make) {
 
 /** Median µs per update of `make`'s updates folded into sessions of each size. */
 function perUpdate(make) {
-  return perCall(SIZES.map((size) => session(size).fold), make);
+  return perCall(SIZES.map((size) => Array.from({ length: SESSIONS }, () => session(size).fold)), make);
 }
 
 /**
@@ -107,7 +113,7 @@ function perUpdate(make) {
  * a walk's: the reason the fold indexes ids in an IdTable instead (src/session/idTable.ts).
  */
 function newIdInMap() {
-  const adds = SIZES.map((size) => {
+  const add = (size) => {
     const ids = new Map();
     const entries = [];
     for (let i = 0; i < size; i++) {
@@ -118,8 +124,8 @@ function newIdInMap() {
       if (ids.get(id) === undefined) ids.set(id, entries.length);
       entries.push({ kind: 'tool', toolCallId: id, title: 'Run', status: 'in_progress' });
     };
-  });
-  return perCall(adds, (n) => `new_${n}`);
+  };
+  return perCall(SIZES.map((size) => Array.from({ length: SESSIONS }, () => add(size))), (n) => `new_${n}`);
 }
 
 /**
@@ -161,7 +167,7 @@ export async function folds() {
   }
   const inMap = newIdInMap();
   rows.push(['    for comparison, a new id in a bare Map: Map.get + Map.set + push', ...inMap.map((c) => `${c.toFixed(2)} µs`), ratio(inMap.at(-1) / inMap[0]), '']);
-  table(`Fold cost per update by kind and transcript length (median of ${BATCHES} batches of ${BATCH})`, rows);
+  table(`Fold cost per update by kind and transcript length (median of ${BATCHES * SESSIONS} batches of ${BATCH}: ${BATCHES} on each of ${SESSIONS} sessions a size)`, rows);
   const saves = turnEndSaves();
   table("A turn's end: the transcript saved (fitted to its budget, secrets masked in what is kept), median of 7 turns", [
     ['entries', ...saves.map(({ size }) => count(size)), `growth ${count(saves.at(-1).size)}/${count(saves.at(-2).size)}`],
