@@ -268,7 +268,8 @@ export async function longTranscript() {
   ]);
   // Only the answer's last blocks are parsed and sanitized again; a single 100 KB paragraph is
   // one block, and the browser lays all of it out again whatever the code does. An open code
-  // fence takes the chunk's text as it is (markdownRender.ts appendToOpenFence).
+  // fence takes the chunk's text as it is into its last piece of lines (markdownRender.ts
+  // appendToOpenFence, codeShelves.ts).
   const worst = (key) => Math.max(...SIZES.map((n) => results[n][key]));
   const bigChunk = worst('bigChunkCost');
   table('3. Long transcripts: one chunk into a 100 KB answer, worst of the three lengths', [

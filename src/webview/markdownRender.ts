@@ -1,3 +1,4 @@
+import { appendCode, shelveCode } from './codeShelves';
 import { h } from './dom';
 import { md, sanitize } from './markdown';
 import { type Block, type ParsedBlocks, closesShelf, lastStable, parseBlocks } from './markdownBlocks';
@@ -18,12 +19,19 @@ export const SHELF_CHARS = 8192;
 /** The sanitized DOM of `text`, cut into shelves as patchMarkdown would. */
 export function renderMarkdown(text: string, shelfChars = SHELF_CHARS): DocumentFragment {
   // No shelf closes before shelfChars characters: one parse and one sanitize, as most texts are.
-  if (text.length < shelfChars) return sanitize(md.render(text));
+  if (text.length < shelfChars) return domOf(md.render(text), shelfChars);
   const { pieces } = layout(parseBlocks(text), shelfChars);
   const fragment = document.createDocumentFragment();
   // The shelves come first; the blocks after them in one sanitize call.
-  for (const piece of pieces) if (piece.shelf) fragment.append(shelfOf(sanitize(piece.html)));
-  fragment.append(sanitize(pieces.filter((piece) => !piece.shelf).map((piece) => piece.html).join('')));
+  for (const piece of pieces) if (piece.shelf) fragment.append(shelfOf(domOf(piece.html, shelfChars)));
+  fragment.append(domOf(pieces.filter((piece) => !piece.shelf).map((piece) => piece.html).join(''), shelfChars));
+  return fragment;
+}
+
+/** markdown-it's HTML as the DOM shows it: sanitized, its long code blocks in pieces. */
+function domOf(html: string, shelfChars: number): DocumentFragment {
+  const fragment = sanitize(html);
+  shelveCode(fragment, shelfChars);
   return fragment;
 }
 
@@ -81,14 +89,14 @@ export function patchMarkdown(el: Element, text: string, shelfChars = SHELF_CHAR
 }
 
 function appendToTail(el: Element, state: Shown, text: string, shelfChars: number): void {
-  if (appendToOpenFence(state, text) || appendWords(state, text)) return;
+  if (appendToOpenFence(state, text, shelfChars) || appendWords(state, text)) return;
   const { blocks, references } = parseBlocks(text.slice(state.tailStart));
   if (references) {
     renderWhole(el, state, text, shelfChars);
     return;
   }
   const at = (block: Block): number | undefined => (block.stableStart === undefined ? undefined : state.tailStart + block.stableStart);
-  replaceGroups(el, state.groups, state.tailGroup, blocks.map((block) => ({ html: block.html, shelf: false, start: at(block) })));
+  replaceGroups(el, state.groups, state.tailGroup, blocks.map((block) => ({ html: block.html, shelf: false, start: at(block) })), shelfChars);
   const boundary = lastStable(blocks);
   state.tailStart += blocks[boundary]?.stableStart ?? 0;
   state.tailGroup += boundary;
@@ -109,14 +117,15 @@ function lastLine(text: string): string {
  * Text appended to a code fence that is still open: the tail's only block, a top-level fence
  * (its marker at the line's start), whose content markdown-it takes verbatim up to the end of the
  * text. Unless the appended text closes it, the content only grows by that text, so it goes into
- * the code element as it is, without parsing and sanitizing the whole fence again: a chunk into
- * a 100 KB fence cost 23 ms, and 12 now, most of it the browser's layout of the block
- * (bench/longTranscript.mjs). Anything else (a chunk that could close it, or that markdown-it
+ * the code's last piece as it is (codeShelves.ts), without parsing and sanitizing the whole fence
+ * again: a chunk into a 100 KB fence cost 23 ms, then 9–12 ms with the text appended as it is
+ * (most of it the browser's layout of the whole block), and 3.4 ms with the block in pieces, as
+ * much as a chunk into a short answer (bench/longTranscript.mjs). Anything else (a chunk that could close it, or that markdown-it
  * would normalize: a CR, a NUL) takes the general path. The DOM and the group's HTML are those a
  * full parse gives (the streaming property tests hold it to that). Only the fence's last lines
  * are read, so a chunk costs the same however long the fence has grown.
  */
-function appendToOpenFence(state: Shown, text: string): boolean {
+function appendToOpenFence(state: Shown, text: string, shelfChars: number): boolean {
   const group = state.groups[state.tailGroup];
   if (!group || state.tailGroup !== state.groups.length - 1 || !group.html.startsWith('<pre><code') || !group.html.endsWith(FENCE_END)) return false;
   const tail = state.text.slice(state.tailStart);
@@ -135,8 +144,7 @@ function appendToOpenFence(state: Shown, text: string): boolean {
   if (closing.test(extended + added)) return false;
   const code = group.nodes.find((node): node is Element => node instanceof Element)?.querySelector('pre > code');
   if (!code) return false;
-  if (code.lastChild instanceof Text) code.lastChild.appendData(added);
-  else code.append(added);
+  appendCode(code, added, shelfChars);
   group.html = group.html.slice(0, -FENCE_END.length) + md.utils.escapeHtml(added) + FENCE_END;
   state.text = text;
   return true;
@@ -190,7 +198,7 @@ function renderWhole(el: Element, state: Shown | undefined, text: string, shelfC
   // heap instead of 4.5).
   if (!state) el.replaceChildren();
   const groups = state?.groups ?? [];
-  replaceGroups(el, groups, 0, pieces);
+  replaceGroups(el, groups, 0, pieces, shelfChars);
   shown.set(el, { text, groups, shelves, openStart, tailGroup, tailStart, references: parsed.references });
 }
 
@@ -241,7 +249,7 @@ function shelfOf(...nodes: Node[]): HTMLElement {
  * Makes `groups` from index `from` on show `pieces`: keeps the groups that show the same piece,
  * up to the first that does not, removes the rest, and adds the pieces after them.
  */
-function replaceGroups(el: Element, groups: Group[], from: number, pieces: Piece[]): void {
+function replaceGroups(el: Element, groups: Group[], from: number, pieces: Piece[], shelfChars: number): void {
   let kept = 0;
   for (; kept < pieces.length && from + kept < groups.length; kept++) {
     const group = groups[from + kept];
@@ -251,7 +259,7 @@ function replaceGroups(el: Element, groups: Group[], from: number, pieces: Piece
   for (const old of groups.splice(from + kept)) old.nodes.forEach((node) => node.remove());
   const added = document.createDocumentFragment();
   for (const piece of pieces.slice(kept)) {
-    const fragment = sanitize(piece.html);
+    const fragment = domOf(piece.html, shelfChars);
     const nodes = piece.shelf ? [shelfOf(fragment)] : [...fragment.childNodes];
     groups.push({ ...piece, nodes });
     added.append(...nodes);

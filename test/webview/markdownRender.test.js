@@ -275,3 +275,49 @@ test('a long answer streamed into the panel is cut into shelves that move no tex
     assert.equal(shown, (await probe.evaluate((t) => window.__probe.oneShot(t), [text]))[0]);
   });
 });
+
+test('a long code block streamed into the panel is cut into pieces of whole lines that move no line; a selection and Copy give its exact text', async () => {
+  const code = Array.from({ length: 3000 }, (_, i) => `export const value${i} = compute(${i}); // <b>${i}</b> & more\n`).join('');
+  const text = `Here is the file:\n\n\`\`\`ts\n${code}\`\`\`\n\nDone.`;
+  await h.withPanel(env, {}, async (page) => {
+    // Chunks that end anywhere in a line, as a model streams them.
+    await h.send(page, h.snapshot([{ kind: 'agent', text: text.slice(0, 5_000) }]));
+    for (let at = 5_000; at < text.length; at += 997) await h.send(page, { type: 'append', index: 0, text: text.slice(at, at + 997) });
+    await h.waitForFrame(page);
+    const shown = await page.evaluate(() => {
+      const block = document.querySelector('#transcript .entry[data-index="0"] .code-block');
+      const pre = block.querySelector(':scope > pre');
+      const selection = (el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        getSelection().removeAllRanges();
+        getSelection().addRange(range);
+        return getSelection().toString();
+      };
+      // The same code, not cut, beside it.
+      const flat = pre.cloneNode(true);
+      flat.querySelector('code').textContent = pre.textContent;
+      block.after(flat);
+      return {
+        pieces: [...pre.querySelector('code').children].map((piece) => [piece.className, piece.textContent]),
+        selected: selection(pre),
+        selectedFlat: selection(flat),
+        heights: [pre, flat].map((el) => el.getBoundingClientRect().height),
+        scroll: [pre, flat].map((el) => [el.scrollWidth, el.clientWidth]),
+        markdown: (flat.remove(), document.querySelector('#transcript .entry[data-index="0"] .markdown').innerHTML),
+      };
+    });
+    assert.ok(shown.pieces.length >= 10, `${shown.pieces.length} pieces in ${code.length} characters of code`);
+    assert.ok(shown.pieces.every(([name, piece]) => name === 'code-shelf' && piece.endsWith('\n')), 'each piece is whole lines');
+    assert.equal(shown.pieces.map(([, piece]) => piece).join(''), code);
+    assert.equal(shown.selected, shown.selectedFlat, 'a selection of the code copies the same text as without pieces');
+    assert.ok(Math.abs(shown.heights[0] - shown.heights[1]) <= 0.5, `the lines are spaced as without pieces: heights ${shown.heights}`);
+    assert.deepEqual(shown.scroll[0], shown.scroll[1], 'lines wider than the panel scroll as without pieces');
+    assert.ok(shown.scroll[0][0] > shown.scroll[0][1], `test bug: the lines fit the panel (${shown.scroll[0]})`);
+    assert.equal(shown.markdown, (await probe.evaluate((t) => window.__probe.oneShot(t), [text]))[0], 'streamed as rendered in one go');
+
+    await page.locator(`${h.entry(0)} button.copy-code`).click();
+    const copied = (await h.posted(page)).filter((m) => m.type === 'copyText');
+    assert.deepEqual(copied, [{ type: 'copyText', text: code }]);
+  });
+});
