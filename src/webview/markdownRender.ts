@@ -31,7 +31,8 @@ export function renderMarkdown(text: string, shelfChars = SHELF_CHARS): Document
 /** markdown-it's HTML as the DOM shows it: sanitized, its long code blocks in pieces. */
 function domOf(html: string, shelfChars: number): DocumentFragment {
   const fragment = sanitize(html);
-  shelveCode(fragment, shelfChars);
+  // A code block's text is no longer than its HTML: short HTML has no code block to cut.
+  if (html.length > shelfChars) shelveCode(fragment, shelfChars);
   return fragment;
 }
 
@@ -120,10 +121,11 @@ function lastLine(text: string): string {
  * the code's last piece as it is (codeShelves.ts), without parsing and sanitizing the whole fence
  * again: a chunk into a 100 KB fence cost 23 ms, then 9–12 ms with the text appended as it is
  * (most of it the browser's layout of the whole block), and 3.4 ms with the block in pieces, as
- * much as a chunk into a short answer (bench/longTranscript.mjs). Anything else (a chunk that could close it, or that markdown-it
- * would normalize: a CR, a NUL) takes the general path. The DOM and the group's HTML are those a
- * full parse gives (the streaming property tests hold it to that). Only the fence's last lines
- * are read, so a chunk costs the same however long the fence has grown.
+ * much as a chunk into a short answer (bench/longTranscript.mjs). Anything else (a chunk that
+ * could close it, or that markdown-it would normalize: a CR, a NUL) takes the general path. The
+ * DOM and the group's HTML are those a full parse gives (the streaming property tests hold it to
+ * that). Only the fence's last lines are read, so a chunk costs the same however long the fence
+ * has grown.
  */
 function appendToOpenFence(state: Shown, text: string, shelfChars: number): boolean {
   const group = state.groups[state.tailGroup];
