@@ -298,14 +298,15 @@ test('a long code block streamed into the panel is cut into pieces of whole line
       const flat = pre.cloneNode(true);
       flat.querySelector('code').textContent = pre.textContent;
       block.after(flat);
-      return {
+      const measured = {
         pieces: [...pre.querySelector('code').children].map((piece) => [piece.className, piece.textContent]),
         selected: selection(pre),
         selectedFlat: selection(flat),
         heights: [pre, flat].map((el) => el.getBoundingClientRect().height),
         scroll: [pre, flat].map((el) => [el.scrollWidth, el.clientWidth]),
-        markdown: (flat.remove(), document.querySelector('#transcript .entry[data-index="0"] .markdown').innerHTML),
       };
+      flat.remove();
+      return { ...measured, markdown: document.querySelector('#transcript .entry[data-index="0"] .markdown').innerHTML };
     });
     assert.ok(shown.pieces.length >= 10, `${shown.pieces.length} pieces in ${code.length} characters of code`);
     assert.ok(shown.pieces.every(([name, piece]) => name === 'code-shelf' && piece.endsWith('\n')), 'each piece is whole lines');
