@@ -15,17 +15,22 @@ import { h } from './dom';
 export const CODE_SHELF = 'code-shelf';
 
 /**
- * Where the pieces of `text` end: each closes after the first line end at least `shelfChars`
- * characters from its start, unless nothing follows that line end yet (the last piece is open).
+ * `text` cut into pieces, or undefined if it has no cut: each piece closes after the first line
+ * end at least `shelfChars` characters from its start, unless nothing follows that line end yet
+ * (the last piece is open).
  */
-function cuts(text: string, shelfChars: number): number[] {
-  const ends: number[] = [];
-  for (let start = 0; ; ) {
+function piecesOf(text: string, shelfChars: number): HTMLElement[] | undefined {
+  const pieces: HTMLElement[] = [];
+  let start = 0;
+  for (;;) {
     const lineEnd = text.indexOf('\n', start + shelfChars - 1);
-    if (lineEnd < 0 || lineEnd === text.length - 1) return ends;
+    if (lineEnd < 0 || lineEnd === text.length - 1) break;
+    pieces.push(piece(text.slice(start, lineEnd + 1)));
     start = lineEnd + 1;
-    ends.push(start);
   }
+  if (pieces.length === 0) return undefined;
+  pieces.push(piece(text.slice(start)));
+  return pieces;
 }
 
 function piece(text: string): HTMLElement {
@@ -34,18 +39,11 @@ function piece(text: string): HTMLElement {
   return el;
 }
 
-/** Cuts `text` at `ends` into pieces. */
-function pieces(text: string, ends: number[]): HTMLElement[] {
-  return [0, ...ends].map((start, i) => piece(text.slice(start, ends[i] ?? text.length)));
-}
-
 /** Cuts each long code block in freshly sanitized markdown into pieces. */
 export function shelveCode(fragment: DocumentFragment, shelfChars: number): void {
   for (const code of fragment.querySelectorAll('pre > code')) {
-    const text = code.textContent ?? '';
-    if (text.length <= shelfChars) continue;
-    const ends = cuts(text, shelfChars);
-    if (ends.length > 0) code.replaceChildren(...pieces(text, ends));
+    const pieces = piecesOf(code.textContent ?? '', shelfChars);
+    if (pieces) code.replaceChildren(...pieces);
   }
 }
 
@@ -59,10 +57,8 @@ export function appendCode(code: Element, added: string, shelfChars: number): vo
   const open = last?.classList.contains(CODE_SHELF) ? last : code;
   if (open.lastChild instanceof Text) open.lastChild.appendData(added);
   else open.append(added);
-  const text = open.textContent ?? '';
-  if (text.length <= shelfChars) return;
-  const ends = cuts(text, shelfChars);
-  if (ends.length === 0) return;
-  if (open === code) code.replaceChildren(...pieces(text, ends));
-  else open.replaceWith(...pieces(text, ends));
+  const pieces = piecesOf(open.textContent ?? '', shelfChars);
+  if (!pieces) return;
+  if (open === code) code.replaceChildren(...pieces);
+  else open.replaceWith(...pieces);
 }
