@@ -78,14 +78,15 @@ const KINDS = {
 };
 
 /**
- * Median µs per call of each size's `apply` functions on `make`'s values: one list per size, in
- * SIZES' order, of the same thing built SESSIONS times apart. With one session a size, where its
- * objects happened to lie in memory moved a row's growth by up to 30% from one run to the next,
- * a different row each time (three runs, the 11 kinds: 0.70–1.15×); with three, no one session
+ * Median µs per call of `build(size)`'s function on `make`'s values, for each of SIZES, on
+ * SESSIONS of them built apart for each size. With one session a size, where its objects
+ * happened to lie in memory moved a row's growth by up to 30% from one run to the next, a
+ * different row each time (three runs, the 11 kinds: 0.70–1.15×); with three, no one session
  * decides its size's figure (0.95–1.11×, the same runs alternating). The sizes take turns batch
  * by batch, so JIT warm-up, GC and the machine's noise fall on all of them alike.
  */
-function perCall(applies, make) {
+function perCall(build, make) {
+  const applies = SIZES.map((size) => Array.from({ length: SESSIONS }, () => build(size)));
   const samples = SIZES.map(() => []);
   let n = 0;
   for (let b = -1; b < BATCHES; b++) {
@@ -103,7 +104,7 @@ function perCall(applies, make) {
 
 /** Median µs per update of `make`'s updates folded into sessions of each size. */
 function perUpdate(make) {
-  return perCall(SIZES.map((size) => Array.from({ length: SESSIONS }, () => session(size).fold)), make);
+  return perCall((size) => session(size).fold, make);
 }
 
 /**
@@ -125,7 +126,7 @@ function newIdInMap() {
       entries.push({ kind: 'tool', toolCallId: id, title: 'Run', status: 'in_progress' });
     };
   };
-  return perCall(SIZES.map((size) => Array.from({ length: SESSIONS }, () => add(size))), (n) => `new_${n}`);
+  return perCall(add, (n) => `new_${n}`);
 }
 
 /**
