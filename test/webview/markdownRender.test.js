@@ -243,13 +243,26 @@ function longAnswer(sections) {
   return `${out.join('\n\n')}\n\nThe end.`;
 }
 
+/**
+ * Streams `text` into the panel as entry 0, an answer: its first `first` characters restored,
+ * the rest appended `chunk` characters at a time; resolves once it is rendered.
+ */
+async function streamAnswer(page, text, first, chunk) {
+  await h.send(page, h.snapshot([{ kind: 'agent', text: text.slice(0, first) }]));
+  for (let at = first; at < text.length; at += chunk) await h.send(page, { type: 'append', index: 0, text: text.slice(at, at + chunk) });
+  await h.waitForFrame(page);
+}
+
+/** `text` rendered in one go by the module, as HTML. */
+async function oneShot(text) {
+  return (await probe.evaluate((t) => window.__probe.oneShot(t), [text]))[0];
+}
+
 test('a long answer streamed into the panel is cut into shelves that move no text (layout)', async () => {
   const text = longAnswer(150);
   assert.ok(text.length > 60_000, 'test bug: the answer is too short to be shelved');
   await h.withPanel(env, {}, async (page) => {
-    await h.send(page, h.snapshot([{ kind: 'agent', text: text.slice(0, 20_000) }]));
-    for (let at = 20_000; at < text.length; at += 1_500) await h.send(page, { type: 'append', index: 0, text: text.slice(at, at + 1_500) });
-    await h.waitForFrame(page);
+    await streamAnswer(page, text, 20_000, 1_500);
     const layout = await page.evaluate(() => {
       const markdown = document.querySelector('#transcript .entry[data-index="0"] .markdown');
       const shelves = [...markdown.querySelectorAll(':scope > .md-shelf')];
@@ -272,7 +285,7 @@ test('a long answer streamed into the panel is cut into shelves that move no tex
     assert.ok(Math.abs(layout.heights[0] - layout.heights[1]) <= 0.5, `heights ${layout.heights}`);
     // And the shelves are the one-shot rendering's.
     const shown = await page.evaluate(() => { const el = document.querySelector('#transcript .entry[data-index="0"] .markdown'); el.querySelectorAll('.md-shelf').forEach((s) => s.removeAttribute('style')); return el.innerHTML; });
-    assert.equal(shown, (await probe.evaluate((t) => window.__probe.oneShot(t), [text]))[0]);
+    assert.equal(shown, await oneShot(text));
   });
 });
 
@@ -281,9 +294,7 @@ test('a long code block streamed into the panel is cut into pieces of whole line
   const text = `Here is the file:\n\n\`\`\`ts\n${code}\`\`\`\n\nDone.`;
   await h.withPanel(env, {}, async (page) => {
     // Chunks that end anywhere in a line, as a model streams them.
-    await h.send(page, h.snapshot([{ kind: 'agent', text: text.slice(0, 5_000) }]));
-    for (let at = 5_000; at < text.length; at += 997) await h.send(page, { type: 'append', index: 0, text: text.slice(at, at + 997) });
-    await h.waitForFrame(page);
+    await streamAnswer(page, text, 5_000, 997);
     const shown = await page.evaluate(() => {
       const block = document.querySelector('#transcript .entry[data-index="0"] .code-block');
       const pre = block.querySelector(':scope > pre');
@@ -315,7 +326,7 @@ test('a long code block streamed into the panel is cut into pieces of whole line
     assert.ok(Math.abs(shown.heights[0] - shown.heights[1]) <= 0.5, `the lines are spaced as without pieces: heights ${shown.heights}`);
     assert.deepEqual(shown.scroll[0], shown.scroll[1], 'lines wider than the panel scroll as without pieces');
     assert.ok(shown.scroll[0][0] > shown.scroll[0][1], `test bug: the lines fit the panel (${shown.scroll[0]})`);
-    assert.equal(shown.markdown, (await probe.evaluate((t) => window.__probe.oneShot(t), [text]))[0], 'streamed as rendered in one go');
+    assert.equal(shown.markdown, await oneShot(text), 'streamed as rendered in one go');
 
     await page.locator(`${h.entry(0)} button.copy-code`).click();
     const copied = (await h.posted(page)).filter((m) => m.type === 'copyText');
