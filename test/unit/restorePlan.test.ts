@@ -107,6 +107,10 @@ test('placement: a symlink planted after the change, or a parent folder swapped 
   symlinkSync(path.join(root, 'src', 'real.ts'), path.join(root, 'src', 'alias.ts'));
   assert.deepEqual(await placeForRestore(path.join(root, 'src', 'alias.ts'), [root], none), { ok: true, real: path.join(root, 'src', 'real.ts'), protectedBy: undefined });
   assert.deepEqual(await placeForRestore(path.join(root, 'src', 'new', 'b.ts'), [root], none), { ok: true, real: path.join(root, 'src', 'new', 'b.ts'), protectedBy: undefined });
+  // A workspace opened through a link keeps its name (VS Code's documents are named so).
+  const opened = path.join(tempDir(), 'opened');
+  symlinkSync(root, opened);
+  assert.deepEqual(await placeForRestore(path.join(opened, 'src', 'alias.ts'), [opened], none), { ok: true, real: path.join(opened, 'src', 'real.ts'), protectedBy: undefined });
 });
 
 test('placement: protected as named, as resolved, or by the user’s own protected paths', async () => {

@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import * as path from 'node:path';
 import { Policy } from '../../policy/policy';
 import { RuleSet } from '../../policy/rules';
 import type { Placement } from '../../session/restorePlan';
@@ -20,7 +20,8 @@ export function protectedGlobOf(userPaths: () => readonly string[]): ProtectedGl
  * unit-tested on a temp folder). Symlinks are followed once, of the path or of its nearest
  * existing parent for a file to re-create: a real path outside every root (a link planted after
  * the change, or a parent folder swapped for one) is refused, as is a path that cannot be
- * followed (a dangling link would create its target, wherever it is). Whether it is protected is
+ * followed (a dangling link would create its target, wherever it is). The real path is given
+ * under the workspace folder as it was opened. Whether it is protected is
  * decided on every form of it, as named and as resolved, relative to each root.
  */
 export async function placeForRestore(fsPath: string, roots: readonly string[], protectedGlob: ProtectedGlob): Promise<Placement> {
@@ -31,8 +32,14 @@ export async function placeForRestore(fsPath: string, roots: readonly string[], 
     if (error instanceof PathRefusal) return { ok: false, reason: `not restored: ${error.message}` };
     throw error;
   }
-  const absolute = roots.filter((r) => isAbsolute(r));
-  const realRoots = await Promise.all(absolute.map((r) => realpath(r).catch(() => r)));
-  if (!realRoots.some((root) => isInside(root, real))) return { ok: false, reason: `not restored: it leads outside the workspace folders (to ${real})` };
-  return { ok: true, real, protectedBy: protectedGlob(await policyPaths(fsPath, absolute)) };
+  const absolute = roots.filter((r) => path.isAbsolute(r));
+  for (const root of absolute) {
+    const realRoot = await realpath(root).catch(() => root);
+    if (!isInside(realRoot, real)) continue;
+    // Under the folder as the workspace opened it: a folder opened through a link (macOS's /tmp)
+    // keeps its documents' names, so VS Code's undo finds the edit; no link below it is followed again.
+    const placed = path.join(root, path.relative(realRoot, real));
+    return { ok: true, real: placed, protectedBy: protectedGlob(await policyPaths(fsPath, absolute)) };
+  }
+  return { ok: false, reason: `not restored: it leads outside the workspace folders (to ${real})` };
 }
