@@ -27,9 +27,7 @@ import { WorkspaceAudit } from './audit/workspaceAudit';
 import { EditReviewer } from './editor/review/editReviewer';
 import { ReviewComments } from './comments/reviewComments';
 import { Checkpoints } from './checkpoints/checkpoints';
-import type { RestoreGuard } from './checkpoints/guardedRestore';
-import { workspaceRoots } from './editor/workspacePaths';
-import { protectedGlobOf } from './checkpoints/restorePlacement';
+import { workspaceGuard } from './checkpoints/guardedRestore';
 import { pickFromHistory } from './sessions/sessionHistory';
 import type { HistoryEntry } from './sessions/sessionHistory';
 import { SessionStore } from './sessions/sessionStore';
@@ -55,12 +53,8 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   readonly workbench: VsCodeWorkbench;
   /** The @-mention QuickPick (public: the integration tests drive it). */
   readonly mentions = new MentionPicker();
-  /** Where a checkpoint's restore or the review's Undo may write: the workspace's folders; protected paths only when the user says so. */
-  private readonly restoreGuard: RestoreGuard = {
-    roots: workspaceRoots,
-    // The protected paths are the same for every agent: any name gives them.
-    protectedGlob: protectedGlobOf(() => this.policy.layers('').protectedPaths),
-  };
+  /** Where a checkpoint's restore or the review's Undo may write (the protected paths are every agent's: any name gives them). */
+  private readonly restoreGuard = workspaceGuard(() => this.policy.layers('').protectedPaths);
   /** Review of the agent's edits; it outlives agents (the changed files stay the user's to review); it feeds the checkpoints. */
   readonly reviewer = this.disposables.add(new EditReviewer(this.restoreGuard, this.logs.channel, () => this.checkpoints, () => this.follower.yieldToUser()));
   /** The workspace's checkpoints, one per prompt (public: tests answer `checkpoints.confirm`). */

@@ -2,13 +2,19 @@ import vscode = require('vscode');
 import { chosenChanges, describeRestore, planRestore, restoreChoices } from '../../session/restorePlan';
 import type { Earlier, Placement, RestoreCandidate, RestoreChange, RestorePlan } from '../../session/restorePlan';
 import { ContentCache } from '../editor/review/contentCache';
-import { placeForRestore } from './restorePlacement';
+import { workspaceRoots } from '../editor/workspacePaths';
+import { placeForRestore, protectedGlobOf } from './restorePlacement';
 import type { ProtectedGlob } from './restorePlacement';
 
 /** What a restore is confined by: the workspace's folders, and the user's protected paths. */
 export interface RestoreGuard {
   roots(): readonly string[];
   protectedGlob: ProtectedGlob;
+}
+
+/** The workspace's local folders, and the policy's protected paths with the user's (`protectedPaths`, read at each restore). */
+export function workspaceGuard(protectedPaths: () => readonly string[]): RestoreGuard {
+  return { roots: workspaceRoots, protectedGlob: protectedGlobOf(protectedPaths) };
 }
 
 /** A modal asking `message` with `choices` as its buttons: the label picked, or undefined (declined). Tests replace it. */
