@@ -27,6 +27,7 @@ import { WorkspaceAudit } from './audit/workspaceAudit';
 import { EditReviewer } from './editor/review/editReviewer';
 import { ReviewComments } from './comments/reviewComments';
 import { Checkpoints } from './checkpoints/checkpoints';
+import { workspaceGuard } from './checkpoints/guardedRestore';
 import { pickFromHistory } from './sessions/sessionHistory';
 import type { HistoryEntry } from './sessions/sessionHistory';
 import { SessionStore } from './sessions/sessionStore';
@@ -52,8 +53,10 @@ export class AgentHost implements ActionHost, vscode.Disposable {
   readonly workbench: VsCodeWorkbench;
   /** The @-mention QuickPick (public: the integration tests drive it). */
   readonly mentions = new MentionPicker();
+  /** Where a checkpoint's restore or the review's Undo may write (the protected paths are every agent's: any name gives them). */
+  private readonly restoreGuard = workspaceGuard(() => this.policy.layers('').protectedPaths);
   /** Review of the agent's edits; it outlives agents (the changed files stay the user's to review); it feeds the checkpoints. */
-  readonly reviewer = this.disposables.add(new EditReviewer(this.logs.channel, () => this.checkpoints, () => this.follower.yieldToUser()));
+  readonly reviewer = this.disposables.add(new EditReviewer(this.restoreGuard, this.logs.channel, () => this.checkpoints, () => this.follower.yieldToUser()));
   /** The workspace's checkpoints, one per prompt (public: tests answer `checkpoints.confirm`). */
   readonly checkpoints: Checkpoints;
   /** Comments on diffs' lines, for the agent: chips of the shown session (public: the integration tests add them). */
@@ -86,7 +89,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets, () => this.follower.yieldToUser()));
     this.view = this.disposables.add(new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel));
     this.store = new SessionStore(extension.workspaceState);
-    this.checkpoints = this.disposables.add(new Checkpoints(extension.storageUri, this.reviewer, this.logs.channel));
+    this.checkpoints = this.disposables.add(new Checkpoints(extension.storageUri, this.reviewer, this.restoreGuard, this.logs.channel));
     // Before the tabs come back: those of a renamed preset come back under its new name.
     void carryOverRenamedPresets(this.agentChoices().map((a) => a.name), this.store);
     this.tabs = this.disposables.add(

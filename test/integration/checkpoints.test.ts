@@ -36,7 +36,7 @@ suite('checkpoints', function () {
     asked.length = 0;
     const { host } = await api();
     const original = host.checkpoints.confirm;
-    host.checkpoints.confirm = async (message, detail) => (asked.push(`${message}\n${detail}`), true);
+    host.checkpoints.confirm = async (message, detail, choices) => (asked.push(`${message}\n${detail}`), choices[0]);
     restoreConfirm = () => (host.checkpoints.confirm = original);
     // The watcher reports the files written here before any turn: they are not the agent's changes.
     await settle();
@@ -82,10 +82,10 @@ suite('checkpoints', function () {
     await settle();
     await controller.prompt(ops({ disk: `${dir}/modified.txt`, content: 'agent v2\n' }));
     await settle();
-    host.checkpoints.confirm = async (message) => (asked.push(message), false);
+    host.checkpoints.confirm = async (message) => (asked.push(message), undefined);
     await host.handleIntent({ type: 'restoreCheckpoint', index: userIndex(controller, 1) });
     assert.strictEqual(read('modified.txt'), 'agent v2\n', 'declined: nothing restored');
-    host.checkpoints.confirm = async (message) => (asked.push(message), true);
+    host.checkpoints.confirm = async (message, _detail, choices) => (asked.push(message), choices[0]);
     await host.handleIntent({ type: 'restoreCheckpoint', index: userIndex(controller, 1) });
     assert.strictEqual(read('modified.txt'), 'agent v1\n');
     assert.match(asked[1], /^Restore 1 file to/);

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { replaceFile } from '../../base/node/replaceFile';
+import { ABSENT, UNKNOWN } from '../../session/restorePlan';
+import type { Earlier } from '../../session/restorePlan';
 import { CheckpointIndexSchema, indexProblem } from './checkpointIndex';
 import type { CheckpointIndex, FileState } from './checkpointIndex';
 
@@ -17,16 +19,10 @@ export interface CheckpointLimits {
 
 export const DEFAULT_CHECKPOINT_LIMITS: CheckpointLimits = { maxBytes: 50 * 1024 * 1024, maxFileBytes: 1_000_000, maxCheckpoints: 1_000 };
 
-/** A file as a restore puts it back: its text, or null when it is to be removed. */
-export interface FileTarget {
+/** A file a checkpoint's restore considers, with what it held when first changed since then. */
+export interface CheckpointFile {
   path: string;
-  text: string | null;
-}
-
-/** What restoring a checkpoint does: the files it puts back, and those it cannot (their earlier state is unknown). */
-export interface RestorePlan {
-  files: FileTarget[];
-  unrestorable: string[];
+  earlier: Earlier;
 }
 
 interface Checkpoint {
@@ -109,18 +105,22 @@ export class CheckpointStore {
   }
 
   /**
-   * `fsPath` changes: `before` is what it held (text; null, it did not exist; undefined, unknown).
-   * Recorded into the latest checkpoint, unless it holds the path already (only the first change counts).
+   * `fsPath` changes: `before` is what it held. Recorded into the latest checkpoint, unless it
+   * holds the path already (only the first change counts).
    */
-  record(fsPath: string, before: string | null | undefined): void {
+  record(fsPath: string, before: Earlier): void {
     const latest = this.checkpoints.at(-1);
     if (!latest || latest.files.has(fsPath)) return;
-    latest.files.set(fsPath, typeof before === 'string' ? this.keep(before, latest) : before === null ? null : false);
+    latest.files.set(fsPath, before.kind === 'text' ? this.keep(before.text, latest) : before.kind === 'absent' ? null : false);
     this.saveIndex();
   }
 
-  /** What restoring checkpoint `id` does. Throws, in words, when it is no longer available. */
-  async plan(id: number): Promise<RestorePlan> {
+  /**
+   * The files restoring checkpoint `id` considers, sorted, each with its earliest state recorded
+   * since: unknown when it was never known or its saved copy is gone (never taken for absent).
+   * Throws, in words, when the checkpoint is no longer available.
+   */
+  async files(id: number): Promise<CheckpointFile[]> {
     const first = this.at(id);
     if (first === undefined) throw new Error('This checkpoint is no longer available: the oldest checkpoints are dropped past acpHost.checkpoints.maxMegabytes.');
     await this.flush();
@@ -128,13 +128,12 @@ export class CheckpointStore {
     for (let i = first; i < this.checkpoints.length; i++) {
       for (const [fsPath, state] of this.checkpoints[i].files) if (!earliest.has(fsPath)) earliest.set(fsPath, state);
     }
-    const plan: RestorePlan = { files: [], unrestorable: [] };
+    const files: CheckpointFile[] = [];
     for (const [fsPath, state] of [...earliest].sort(([a], [b]) => a.localeCompare(b))) {
-      const text = state === null ? null : state === false ? undefined : await this.read(state);
-      if (text === undefined) plan.unrestorable.push(fsPath);
-      else plan.files.push({ path: fsPath, text });
+      const text = typeof state === 'string' ? await this.read(state) : undefined;
+      files.push({ path: fsPath, earlier: state === null ? ABSENT : text === undefined ? UNKNOWN : { kind: 'text', text } });
     }
-    return plan;
+    return files;
   }
 
   /** Resolves once every write asked for so far is on disk. */

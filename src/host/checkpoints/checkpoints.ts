@@ -3,24 +3,19 @@ import vscode = require('vscode');
 import type { Entry } from '../../session/model';
 import type { SessionState } from '../../session/sessionState';
 import { setting } from '../config/settings';
+import { describeRestore } from '../../session/restorePlan';
+import type { Earlier, RestoreChange } from '../../session/restorePlan';
 import { ReadOnlyDocuments } from '../editor/readOnlyDocuments';
-import { ContentCache } from '../editor/review/contentCache';
-import type { Before } from '../editor/review/contentCache';
 import type { ChangeSink } from '../editor/review/editReviewer';
 import { CheckpointStore, DEFAULT_CHECKPOINT_LIMITS } from './checkpointStore';
-import type { FileTarget } from './checkpointStore';
+import { confirmRestore, modalConfirm, planFiles, relative } from './guardedRestore';
+import type { Confirm, RestoreGuard } from './guardedRestore';
 
 /** What a restore needs of the review: the files' states now, and the one WorkspaceEdit that puts them back. */
 export interface Restorer {
   state(fsPath: string): Promise<string | null | undefined>;
-  putBack(targets: readonly FileTarget[], label: string): Promise<void>;
+  putBack(changes: readonly RestoreChange[], label: string): Promise<void>;
 }
-
-/** The modal "Restore N files?": true on Restore. Tests replace it (`Checkpoints.confirm`). */
-export type Confirm = (message: string, detail: string) => Promise<boolean>;
-
-const RESTORE = 'Restore';
-const modalConfirm: Confirm = async (message, detail) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, RESTORE)) === RESTORE;
 
 /** The session a checkpoint is restored from, as far as a restore needs it. */
 export interface CheckpointSession {
@@ -42,11 +37,13 @@ export class Checkpoints implements ChangeSink, vscode.Disposable {
   /** The sessions shown the oldest available checkpoint (their older messages say it is gone). */
   private readonly sessions = new Set<SessionState>();
   private readonly documents = new ReadOnlyDocuments('acp-checkpoint', 200);
+  /** The modal "Restore N files?"; its buttons: Restore, or, with protected files, with or without them. Tests replace it. */
   confirm: Confirm = modalConfirm;
 
   constructor(
     storage: vscode.Uri | undefined,
     private readonly restorer: Restorer,
+    private readonly guard: RestoreGuard,
     private readonly log: Pick<vscode.LogOutputChannel, 'warn'>,
   ) {
     const limits = () => ({ ...DEFAULT_CHECKPOINT_LIMITS, maxBytes: setting('checkpoints.maxMegabytes') * 1024 * 1024 });
@@ -71,7 +68,7 @@ export class Checkpoints implements ChangeSink, vscode.Disposable {
     return this.store?.wants(fsPath) ?? false;
   }
 
-  record(fsPath: string, before: Before): void {
+  record(fsPath: string, before: Earlier): void {
     this.store?.record(fsPath, before);
   }
 
@@ -118,33 +115,18 @@ export class Checkpoints implements ChangeSink, vscode.Disposable {
   async restore(id: number, prompt: string): Promise<boolean> {
     await this.ready;
     if (!this.store) throw new Error('Checkpoints need a workspace folder: this window has none.');
-    const plan = await this.store.plan(id);
-    const unrestorable = [...plan.unrestorable];
-    const changes: { target: FileTarget; now: string | null | undefined }[] = [];
-    for (const target of plan.files) {
-      // Only the workspace's files, never .git or node_modules: the same rule as the review.
-      if (!ContentCache.reviewable(vscode.Uri.file(target.path))) {
-        unrestorable.push(target.path);
-        continue;
-      }
-      const now = await this.restorer.state(target.path);
-      if (now !== target.text) changes.push({ target, now });
-    }
-    const cannot = unrestorable.length === 0 ? '' : `\n\nCannot be restored (binary, too large, or not kept): ${unrestorable.map(relative).join(', ')}.`;
-    if (changes.length === 0) {
-      void vscode.window.showInformationMessage(`Nothing to restore: no file the agent changed since this message differs from then.${cannot}`);
+    const plan = await planFiles(await this.store.files(id), this.guard, (fsPath) => this.restorer.state(fsPath));
+    if (plan.changes.length === 0) {
+      const left = plan.unknown.length + plan.refused.length === 0 ? '' : `\n\n${describeRestore(plan, relative)}`;
+      void vscode.window.showInformationMessage(`Nothing to restore: no file the agent changed since this message differs from then.${left}`);
       return true;
     }
     const excerpt = prompt.replace(/\s+/g, ' ').slice(0, 80);
-    await this.showChanges(changes, excerpt);
-    const lines = changes.map(({ target, now }) => `${relative(target.path)}: ${target.text === null ? 'removed' : now === null ? 're-created' : 'restored'}`);
-    const count = changes.length === 1 ? '1 file' : `${changes.length} files`;
-    const detail = `${lines.join('\n')}${cannot}\n\nEdit > Undo takes it back.`;
-    if (!(await this.confirm(`Restore ${count} to how they were before “${excerpt}”?`, detail))) return false;
-    await this.restorer.putBack(
-      changes.map((c) => c.target),
-      'Restore checkpoint',
-    );
+    await this.showChanges(plan.changes, excerpt);
+    const count = plan.changes.length === 1 ? '1 file' : `${plan.changes.length} files`;
+    const chosen = await confirmRestore(plan, this.confirm, `Restore ${count} to how they were before “${excerpt}”?`, 'Restore', '\n\nEdit > Undo takes it back.');
+    if (!chosen) return false;
+    if (chosen.length > 0) await this.restorer.putBack(chosen, 'Restore checkpoint');
     return true;
   }
 
@@ -154,13 +136,13 @@ export class Checkpoints implements ChangeSink, vscode.Disposable {
   }
 
   /** Every change in VS Code's multi-file diff: each file now on the left, as the restore leaves it on the right. */
-  private async showChanges(changes: { target: FileTarget; now: string | null | undefined }[], excerpt: string): Promise<void> {
+  private async showChanges(changes: readonly RestoreChange[], excerpt: string): Promise<void> {
     const resources = await Promise.all(
-      changes.map(async ({ target, now }) => {
-        const uri = vscode.Uri.file(target.path);
-        const name = path.basename(target.path);
+      changes.map(async ({ path: fsPath, now, text }) => {
+        const uri = vscode.Uri.file(fsPath);
+        const name = path.basename(fsPath);
         const left = now === null ? this.documents.add(`absent/${name}`, '') : uri;
-        const right = this.documents.add(`checkpoint/${name}`, target.text ?? '');
+        const right = this.documents.add(`checkpoint/${name}`, text ?? '');
         return [uri, left, right] as const;
       }),
     );
@@ -173,9 +155,4 @@ export class Checkpoints implements ChangeSink, vscode.Disposable {
     const oldest = this.store?.oldest ?? null;
     for (const session of this.sessions) session.setOldestCheckpoint(oldest);
   }
-}
-
-/** A path as the user knows it: relative to its workspace folder. */
-function relative(fsPath: string): string {
-  return vscode.workspace.asRelativePath(fsPath, false);
 }

@@ -1,5 +1,8 @@
 import vscode = require('vscode');
+import { ABSENT, UNKNOWN } from '../../../session/restorePlan';
+import type { Earlier } from '../../../session/restorePlan';
 import { readRegularFile } from '../../../workspace/regularFile';
+import { SeedListing } from './seedListing';
 
 /** Bounds of what the cache holds: a big repository must cost neither minutes nor gigabytes. */
 export interface CacheLimits {
@@ -9,22 +12,21 @@ export interface CacheLimits {
 }
 
 export const DEFAULT_LIMITS: CacheLimits = { maxFiles: 5_000, maxFileBytes: 1_000_000, maxTotalBytes: 64_000_000 };
+/** The seed lists this many times more files than it reads: names are cheap, and each proves a file existed. */
+const LISTED_PER_READ = 10;
 
 /** A NUL byte in the first 8 KB marks a binary file (git's own test). */
 const BINARY_PROBE_BYTES = 8192;
 /** Never cached nor reviewed, whatever the settings say. */
 const ALWAYS_EXCLUDED = /(^|[\\/])(node_modules|\.git)([\\/]|$)/;
 
-/**
- * What a file held, as far as the cache knows: its text; null, it did not exist; undefined,
- * unknown (never seen, binary, too large, or past the budget).
- */
-export type Before = string | null | undefined;
+/** A file's state read from disk: its text; null, it does not exist; undefined, it cannot be held (binary, too large, unreadable). */
+export type DiskText = string | null | undefined;
 
 export type FileEventKind = 'create' | 'change' | 'delete';
 
-/** Called on a watcher event, synchronously, before the cache takes in the new state. */
-export type WillChange = (fsPath: string, kind: FileEventKind, before: Before) => void;
+/** Called on a watcher event, synchronously, before the cache takes in the new state: what the file held before it. */
+export type WillChange = (fsPath: string, kind: FileEventKind, before: Earlier) => void;
 
 /**
  * The text of workspace files as last seen on disk, so that a file an agent overwrites behind
@@ -46,7 +48,9 @@ export class ContentCache implements vscode.Disposable {
   private seeding: Promise<void> | undefined;
   /** Per path, the latest read: an older read finishing late must not overwrite a newer one. */
   private readonly generation = new Map<string, number>();
-  private readonly willChange = new vscode.EventEmitter<{ fsPath: string; kind: FileEventKind; before: Before }>();
+  /** What the seed found: a file reported created that it would have listed was absent before. */
+  private listing: SeedListing | undefined;
+  private readonly willChange = new vscode.EventEmitter<{ fsPath: string; kind: FileEventKind; before: Earlier }>();
   private readonly disposables: vscode.Disposable[] = [this.willChange];
   private readonly decoder = new TextDecoder('utf-8');
 
@@ -75,9 +79,11 @@ export class ContentCache implements vscode.Disposable {
     return this.seeding;
   }
 
-  /** What the cache knows of `fsPath` (see Before). Synchronous: it must not race the agent. */
-  before(fsPath: string): Before {
-    return this.absent.has(fsPath) ? null : this.texts.get(fsPath);
+  /** What the cache knows `fsPath` held. Synchronous: it must not race the agent. */
+  before(fsPath: string): Earlier {
+    if (this.absent.has(fsPath)) return ABSENT;
+    const text = this.texts.get(fsPath);
+    return text === undefined ? UNKNOWN : { kind: 'text', text };
   }
 
   /** Whether `fsPath` is reviewable at all: a file of a workspace folder, outside node_modules and .git. */
@@ -96,7 +102,7 @@ export class ContentCache implements vscode.Disposable {
    * Reads a file as text: null when it does not exist, undefined when it cannot be held (binary,
    * too large, not a regular file, unreadable). File URIs only (reviewable ones are).
    */
-  async read(uri: vscode.Uri): Promise<Before> {
+  async read(uri: vscode.Uri): Promise<DiskText> {
     // Only regular files: a FIFO the agent made in the workspace would block the read for good.
     const read = await readRegularFile(uri.fsPath, this.limits.maxFileBytes).catch(() => undefined);
     if (!read?.ok) return read?.problem.kind === 'missing' ? null : undefined;
@@ -112,10 +118,13 @@ export class ContentCache implements vscode.Disposable {
 
   private async doSeed(): Promise<void> {
     const excludes = ['**/node_modules/**', '**/.git/**', ...excludeGlobs('files.exclude'), ...excludeGlobs('search.exclude')];
-    const uris = await vscode.workspace.findFiles('**/*', `{${[...new Set(excludes)].join(',')}}`, this.limits.maxFiles);
+    const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const maxListed = this.limits.maxFiles * LISTED_PER_READ;
+    const uris = await vscode.workspace.findFiles('**/*', `{${[...new Set(excludes)].join(',')}}`, maxListed);
+    this.listing = new SeedListing(roots, new Set(uris.map((uri) => uri.fsPath)), uris.length < maxListed, excludes);
     for (const doc of vscode.workspace.textDocuments) this.takeDocument(doc);
     // A few reads at a time: thousands of parallel reads would only queue in the file service.
-    const queue = [...uris];
+    const queue = uris.slice(0, this.limits.maxFiles);
     const worker = async () => {
       for (let uri = queue.shift(); uri; uri = queue.shift()) {
         if (this.bytes >= this.limits.maxTotalBytes) return;
@@ -129,9 +138,10 @@ export class ContentCache implements vscode.Disposable {
   private onEvent(uri: vscode.Uri, kind: FileEventKind): void {
     if (!ContentCache.reviewable(uri)) return;
     const fsPath = uri.fsPath;
-    // A create of a file never held: it did not exist before (unless it was one we skipped).
-    let before: Before = this.before(fsPath);
-    if (before === undefined && kind === 'create' && !this.skipped.has(fsPath)) before = null;
+    // A create of a file never held did not exist before only if the seed would have seen it
+    // (an atomic write over an existing file is reported as a create too).
+    let before = this.before(fsPath);
+    if (before.kind === 'unknown' && kind === 'create' && !this.skipped.has(fsPath) && this.listing?.absent(fsPath)) before = ABSENT;
     this.willChange.fire({ fsPath, kind, before });
     if (kind === 'delete') this.set(fsPath, null);
     else void this.refresh(uri);

@@ -5,11 +5,14 @@ import type { CurrentText } from '../../../session/editReview';
 import type { TranscriptEvent } from '../../../session/transcript';
 import type { ReviewFileView } from '../../../webview-protocol/session';
 import type { FeedSource } from '../../../view/viewFeed';
+import { describeRestore, earlierOf } from '../../../session/restorePlan';
+import type { Earlier, RestoreChange } from '../../../session/restorePlan';
 import { ReadOnlyDocuments } from '../readOnlyDocuments';
-import type { FileTarget } from '../../checkpoints/checkpointStore';
+import { confirmRestore, modalConfirm, planFiles, relative } from '../../checkpoints/guardedRestore';
+import type { Confirm, RestoreGuard } from '../../checkpoints/guardedRestore';
 import { ContentCache } from './contentCache';
 import { applyTexts } from './restoreEdit';
-import type { Before, FileEventKind } from './contentCache';
+import type { FileEventKind } from './contentCache';
 
 export const REVIEW_SCHEME = 'acp-review';
 /**
@@ -31,7 +34,7 @@ type Log = Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
 export interface ChangeSink {
   /** Whether `fsPath`'s earlier state is still wanted (the review may have it already, from an earlier turn). */
   wants(fsPath: string): boolean;
-  record(fsPath: string, before: Before): void;
+  record(fsPath: string, before: Earlier): void;
 }
 
 /**
@@ -63,8 +66,12 @@ export class EditReviewer implements vscode.Disposable {
   private note: string | null = null;
   /** The baselines shown on the left of review diffs. */
   private readonly documents = new ReadOnlyDocuments(REVIEW_SCHEME, MAX_KEPT);
+  /** The modal an Undo of protected files asks in. Tests replace it. */
+  confirm: Confirm = modalConfirm;
 
   constructor(
+    /** Where an Undo may write: inside the workspace's folders, protected paths only when the user says so. */
+    private readonly guard: RestoreGuard,
     private readonly log?: Log,
     private readonly sink: () => ChangeSink | undefined = () => undefined,
     /** Told first when the user opens a file's diff (following the agent gives way: Follower.yieldToUser). */
@@ -116,7 +123,7 @@ export class EditReviewer implements vscode.Disposable {
     const uri = typeof file === 'string' ? vscode.Uri.file(path.normalize(file)) : file;
     if (!ContentCache.reviewable(uri) || this.known(uri.fsPath)) return;
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (open) this.baseline(uri.fsPath, open.getText(), true);
+    if (open) this.baseline(uri.fsPath, { kind: 'text', text: open.getText() }, true);
     else await this.recordFromCacheOrDisk(uri, true);
     if (!this.recording) this.schedule(DEBOUNCE_MS);
   }
@@ -124,14 +131,14 @@ export class EditReviewer implements vscode.Disposable {
   /** The baseline ↔ current file in VS Code's diff editor (the right side is the real, editable file). */
   async open(fsPath: string): Promise<void> {
     this.userOpens();
-    const baseline = this.baselineText(fsPath);
+    const baseline = this.baselineOf(fsPath);
     const uri = vscode.Uri.file(fsPath);
     const name = path.basename(fsPath);
     const exists = await vscode.workspace.fs.stat(uri).then(
       () => true,
       () => false,
     );
-    const left = this.documents.add(`baseline/${name}`, baseline ?? '');
+    const left = this.documents.add(`baseline/${name}`, baseline.kind === 'text' ? baseline.text : '');
     const right = exists ? uri : this.documents.add(`deleted/${name}`, '');
     await vscode.commands.executeCommand('vscode.diff', left, right, `${name} (agent’s changes)`, { preview: true });
   }
@@ -166,26 +173,40 @@ export class EditReviewer implements vscode.Disposable {
     }
   }
 
+  /**
+   * Undo, placed like a checkpoint's restore (guardedRestore.ts): a file whose real path leads
+   * out of the workspace is left alone and named; protected files are undone only after a modal
+   * naming them. Files whose earlier state is unknown are never listed, so never undone.
+   */
   private async restore(fsPath?: string): Promise<void> {
     const paths = fsPath === undefined ? this.published.map((f) => f.path) : [fsPath];
-    const targets = paths.map((p) => ({ path: p, text: this.baselineText(p) }));
-    if (targets.length === 0) return;
+    const files = paths.map((p) => ({ path: p, earlier: this.baselineOf(p) }));
+    if (files.length === 0) return;
+    const plan = await planFiles(files, this.guard, (p) => this.current(vscode.Uri.file(p)));
     const label = fsPath === undefined ? 'Undo the agent’s changes' : `Undo the agent’s changes to ${path.basename(fsPath)}`;
-    await applyTexts(targets, label, (uri) => this.current(uri), this.log?.warn.bind(this.log));
-    for (const { path: p, text } of targets) {
-      this.cache.set(p, text);
-      this.review.forget(p);
+    let chosen = plan.changes;
+    if (chosen.some((c) => c.protectedBy !== undefined)) {
+      const count = plan.changes.length === 1 ? relative(plan.changes[0].path) : `${plan.changes.length} files`;
+      chosen = (await confirmRestore(plan, this.confirm, `Undo the agent’s changes to ${count}? Protected files are among them.`, 'Undo')) ?? [];
     }
+    await this.putBack(chosen, label);
+    for (const { path: p } of chosen) this.review.forget(p);
+    // What was left alone stays listed; the user is told why.
+    if (plan.refused.length > 0) void vscode.window.showWarningMessage(`Undo left files as they are: ${describeRestore({ ...plan, changes: [] }, relative)}`);
     await this.compute();
   }
 
   /**
-   * Puts files back as `targets` say (a checkpoint's restore) in one WorkspaceEdit, which VS Code's
-   * undo takes back; the cache learns their states at once, and the review list follows.
+   * Puts files back as `changes` say (a checkpoint's restore, or an Undo) in one WorkspaceEdit at
+   * their real paths, which VS Code's undo takes back; the cache learns their states at once, and
+   * the review list follows.
    */
-  async putBack(targets: readonly FileTarget[], label: string): Promise<void> {
-    await applyTexts(targets, label, (uri) => this.current(uri), this.log?.warn.bind(this.log));
-    for (const { path: p, text } of targets) this.cache.set(p, text);
+  async putBack(changes: readonly RestoreChange[], label: string): Promise<void> {
+    await applyTexts(changes, label, (uri) => this.current(uri), this.log?.warn.bind(this.log));
+    for (const { path: p, real, text } of changes) {
+      this.cache.set(p, text);
+      if (real !== p) this.cache.set(real, text);
+    }
     await this.compute();
   }
 
@@ -244,7 +265,7 @@ export class EditReviewer implements vscode.Disposable {
   /** The cache answers synchronously (before the agent can write); a file it lacks is read now. */
   private async recordFromCacheOrDisk(uri: vscode.Uri, agentWrite = false): Promise<void> {
     const cached = this.cache.before(uri.fsPath);
-    this.baseline(uri.fsPath, cached !== undefined ? cached : await this.cache.read(uri), agentWrite);
+    this.baseline(uri.fsPath, cached.kind !== 'unknown' ? cached : earlierOf(await this.cache.read(uri)), agentWrite);
   }
 
   /** Whether both the review and the checkpoints have `fsPath`'s earlier state already. */
@@ -253,18 +274,18 @@ export class EditReviewer implements vscode.Disposable {
   }
 
   /**
-   * `fsPath` held `before` before the agent changed it (undefined: unknown); returns whether the
-   * review recorded it now. The checkpoints take it in a turn, or from the agent's own write: a
-   * tool call replayed by a load between turns changes nothing.
+   * `fsPath` held `before` before the agent changed it; returns whether the review recorded it
+   * now. The checkpoints take it in a turn, or from the agent's own write: a tool call replayed
+   * by a load between turns changes nothing.
    */
-  private baseline(fsPath: string, before: Before, agentWrite = false): boolean {
+  private baseline(fsPath: string, before: Earlier, agentWrite = false): boolean {
     if (this.recording || agentWrite) this.sink()?.record(fsPath, before);
-    return before === undefined ? this.review.touch(fsPath) : this.review.record(fsPath, before);
+    return before.kind === 'unknown' ? this.review.touch(fsPath) : this.review.record(fsPath, before.kind === 'text' ? before.text : null);
   }
 
-  private onFileEvent(fsPath: string, kind: FileEventKind, before: Before): void {
+  private onFileEvent(fsPath: string, kind: FileEventKind, before: Earlier): void {
     if (this.recording) {
-      if (this.baseline(fsPath, before) && before === undefined) this.log?.info(`Review: ${fsPath} changed (${kind}) but its earlier state is unknown (binary, too large or never read): it is not listed.`);
+      if (this.baseline(fsPath, before) && before.kind === 'unknown') this.log?.info(`Review: ${fsPath} changed (${kind}) but its earlier state is unknown (binary, too large or never read): it is not listed.`);
     }
     if (this.review.has(fsPath) && !this.inTurn) this.schedule(DEBOUNCE_MS);
   }
@@ -315,9 +336,10 @@ export class EditReviewer implements vscode.Disposable {
     return this.cache.read(uri);
   }
 
-  private baselineText(fsPath: string): string | null {
+  /** The earlier state of a listed file (a file the review has no earlier state of is not listed: it cannot be undone). */
+  private baselineOf(fsPath: string): Earlier {
     const baseline = this.review.baseline(fsPath);
-    if (!baseline?.known) throw new Error(`${path.basename(fsPath)} has no changes to review.`);
-    return baseline.text;
+    if (!baseline?.known) throw new Error(`${path.basename(fsPath)} has no changes to review (or its earlier state is unknown: it is left as it is).`);
+    return earlierOf(baseline.text);
   }
 }

@@ -1,20 +1,22 @@
 import vscode = require('vscode');
-import type { FileTarget } from '../../checkpoints/checkpointStore';
+import type { RestoreChange } from '../../../session/restorePlan';
 
 /** A file's state now (see EditReviewer's `current`): its text, null when it does not exist, undefined when unreadable. */
 export type CurrentState = (uri: vscode.Uri) => Promise<string | null | undefined>;
 
 /**
- * Puts files back as `targets` say, in ONE WorkspaceEdit, so that VS Code's undo takes it all
+ * Puts files back as `changes` say, in ONE WorkspaceEdit, so that VS Code's undo takes it all
  * back: a file to remove is deleted, a missing one is created with its text, any other gets its
- * whole text replaced (and is saved). `label` names the edit in VS Code's undo history.
+ * whole text replaced (and is saved). Each goes to its `real` path, as placed inside the
+ * workspace (restorePlacement.ts), not through the link it may be named by. `label` names the
+ * edit in VS Code's undo history.
  */
-export async function applyTexts(targets: readonly FileTarget[], label: string, current: CurrentState, warn?: (message: string) => void): Promise<void> {
+export async function applyTexts(changes: readonly Pick<RestoreChange, 'real' | 'text'>[], label: string, current: CurrentState, warn?: (message: string) => void): Promise<void> {
   const edit = new vscode.WorkspaceEdit();
   const toSave: vscode.TextDocument[] = [];
   const meta = { label, needsConfirmation: false };
-  for (const { path, text } of targets) {
-    const uri = vscode.Uri.file(path);
+  for (const { real, text } of changes) {
+    const uri = vscode.Uri.file(real);
     const now = await current(uri);
     if (text === null) {
       if (now !== null) edit.deleteFile(uri, { ignoreIfNotExists: true }, meta);
