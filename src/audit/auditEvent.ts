@@ -3,10 +3,13 @@
 // disk: an older version, a crash mid-write or a hand edit may have left anything in it).
 import * as z from 'zod/mini';
 
-/** What was asked: a write, a read outside the open buffers, a terminal command, a permission, a sign-in, a sign-out. */
-export const AUDIT_KINDS = ['write', 'read', 'terminal', 'permission', 'sign-in', 'sign-out'] as const;
-/** How it went: `asked` is a question put to the user (its answer is an event of its own). */
-export const AUDIT_DECISIONS = ['allowed', 'denied', 'asked', 'cancelled', 'failed'] as const;
+/**
+ * What was asked: a write, a read outside the open buffers, a terminal command, a permission, a
+ * sign-in, a sign-out, or the user's consent to a value a workspace's settings set for what runs.
+ */
+export const AUDIT_KINDS = ['write', 'read', 'terminal', 'permission', 'sign-in', 'sign-out', 'consent'] as const;
+/** How it went: `asked` is a question put to the user (its answer is an event of its own); `revoked`, a consent taken back. */
+export const AUDIT_DECISIONS = ['allowed', 'denied', 'asked', 'cancelled', 'failed', 'revoked'] as const;
 /**
  * Who decided: the user (a card, a prompt), a rule (a remembered choice, a setting: `rule` names
  * it), the host on its own (auto-approve; a question left unanswered when the turn ended), or

@@ -1,5 +1,6 @@
 // The audit log as a person reads it: one line per event, newest last (ACP: Show Audit Log).
 import type { AuditEvent } from './auditEvent';
+import type { AuditLimits } from './auditLog';
 
 /**
  * `2025-12-04 17:23:01Z  allowed    write       /w/src/a.ts  by default · Claude Code, session 1a2b… · 120 characters`:
@@ -15,10 +16,10 @@ export function auditLine(event: AuditEvent): string {
 }
 
 /** The document: what it is, then every event, oldest first. */
-export function auditText(events: readonly AuditEvent[], maxEvents: number): string {
+export function auditText(events: readonly AuditEvent[], limits: Pick<AuditLimits, 'maxChanges' | 'maxReads'>): string {
   const header = [
-    `ACP Host audit log of this workspace: ${events.length} event${events.length === 1 ? '' : 's'}, oldest first (the last ${maxEvents} are kept; known secrets show as ***).`,
-    'Writes, terminal commands, reads of files not open in an editor, permissions, sign-ins and sign-outs: what was asked, how it went, who decided. ACP: Export Audit Log… saves it as JSON Lines.',
+    `ACP Host audit log of this workspace: ${events.length} event${events.length === 1 ? '' : 's'}, oldest first (the last ${limits.maxChanges} changes and, apart, the last ${limits.maxReads} reads are kept; known secrets show as ***).`,
+    'Writes, terminal commands, reads of files not open in an editor, permissions, sign-ins and sign-outs, consent to workspace settings: what was asked, how it went, who decided. ACP: Export Audit Log… saves it as JSON Lines.',
     '',
   ];
   return [...header, ...events.map(auditLine)].join('\n') + '\n';

@@ -81,9 +81,11 @@ export class AgentHost implements ActionHost, vscode.Disposable {
 
   constructor(private readonly extension: vscode.ExtensionContext) {
     this.registry = this.disposables.add(new Registry(extension, { log: this.logs.channel, chooseAgent: (name) => this.chooseAgent(name) }));
-    this.config = this.disposables.add(new AgentConfig(extension.extensionPath, extension.globalState, (m) => this.logs.channel.info(m), extension.globalStorageUri.fsPath, this.registry.installed));
     // Any agent's secret is masked in any event: the log is the workspace's, not one agent's.
     this.audit = this.disposables.add(new WorkspaceAudit(extension.storageUri, (_agent, text) => this.logs.secrets.scrub(text), (m) => this.logs.channel.warn(m)));
+    this.config = this.disposables.add(
+      new AgentConfig(extension.extensionPath, extension.globalState, (m) => this.logs.channel.info(m), extension.globalStorageUri.fsPath, this.registry.installed, (event) => void this.audit.record(event)),
+    );
     this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m), (name) => this.config.ownIdentity(name));
     this.policy = this.disposables.add(new HostPolicy(extension.workspaceState, (m) => this.logs.channel.warn(m)));
     this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets, () => this.follower.yieldToUser()));

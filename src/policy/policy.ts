@@ -10,7 +10,12 @@ import type { Decision, PolicyRequest, SourcedRule } from './rules';
  */
 export type AutoApprove = 'off' | 'safe' | 'allButProtected';
 export const AUTO_APPROVE_MODES: readonly AutoApprove[] = ['off', 'safe', 'allButProtected'];
-const SAFE_TOOL_KINDS = new Set(['read', 'search', 'think', 'fetch']);
+/**
+ * The tool kinds `safe` answers: they change nothing and send nothing out. Not `fetch`: a fetch
+ * can carry what the agent read to any address, so only a user who adds it (PolicyLayers.alsoSafe)
+ * has it answered for them.
+ */
+const SAFE_TOOL_KINDS: ReadonlySet<string> = new Set(['read', 'search', 'think']);
 
 /** Why the policy decided as it did: the rule, the protected glob, the auto-approve mode, or nothing (the default). */
 export type Reason =
@@ -33,6 +38,8 @@ export interface PolicyLayers {
   /** acpHost.protectedPaths, added to the defaults. */
   protectedPaths: readonly string[];
   autoApprove: AutoApprove;
+  /** Tool kinds the user added to those `safe` answers (acpHost.autoApprove's `alsoSafe`). */
+  alsoSafe?: readonly string[];
 }
 
 /**
@@ -80,7 +87,7 @@ export class Policy {
       case 'off':
         return false;
       case 'safe':
-        return toolKind !== undefined && SAFE_TOOL_KINDS.has(toolKind) && !protectedGlob;
+        return toolKind !== undefined && (SAFE_TOOL_KINDS.has(toolKind) || (this.layers.alsoSafe ?? []).includes(toolKind)) && !protectedGlob;
       case 'allButProtected':
         return !protectedGlob;
     }

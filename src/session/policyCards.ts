@@ -37,9 +37,13 @@ export function describeReason(verdict: Verdict): string {
   }
 }
 
-/** The agent's option to answer with: allow_always, else allow_once (or the reject kinds for deny). */
+/**
+ * The agent's option the host answers with: allow_once for an allow, never allow_always (the
+ * agent would stop asking, and the next request would never reach the policy); reject_once, else
+ * reject_always, for a deny. Undefined when the agent offers none of those.
+ */
 export function pickOption(options: readonly AgentPermissionOption[], decision: 'allow' | 'deny'): AgentPermissionOption | undefined {
-  const kinds = decision === 'allow' ? (['allow_always', 'allow_once'] as const) : (['reject_once', 'reject_always'] as const);
+  const kinds = decision === 'allow' ? (['allow_once'] as const) : (['reject_once', 'reject_always'] as const);
   for (const kind of kinds) {
     const option = options.find((o) => o.kind === kind);
     if (option) return option;

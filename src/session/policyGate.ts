@@ -95,9 +95,15 @@ export class PolicyGate {
     const verdict = this.policy().decide({ kind: 'permission', paths, toolKind });
     if (verdict.decision === 'ask') return askUser();
     const option = pickOption(options, verdict.decision);
-    if (!option) return askUser(); // nothing offered to answer with: the user decides
+    if (!option && verdict.decision === 'allow') {
+      // Only "always" to allow with: answering it would end the host's say over this tool.
+      this.transcript.tools.notePolicy(toolCall, `ACP Host would allow this (${describeReason(verdict)}), but ${this.agentName} offers no "allow once": answering "always" would stop it asking, so you decide.`);
+      return askUser();
+    }
     const how = verdict.decision === 'allow' ? 'Allowed' : 'Refused';
-    this.transcript.tools.notePolicy(toolCall, `${how} by ACP Host (${describeReason(verdict)}): "${option.name}"`);
+    // A deny with nothing to refuse with is answered `cancelled`: the agent does not go ahead, and the user is not asked to overrule their own rule.
+    const answered = option ? `"${option.name}"` : `cancelled (${this.agentName} offers no option to refuse)`;
+    this.transcript.tools.notePolicy(toolCall, `${how} by ACP Host (${describeReason(verdict)}): ${answered}`);
     this.record?.({
       agent: this.agentName,
       sessionId: request.sessionId,
@@ -106,10 +112,10 @@ export class PolicyGate {
       decision: verdict.decision === 'allow' ? 'allowed' : 'denied',
       by: verdict.reason.by === 'auto' ? 'auto' : 'rule',
       ...ruleOf(verdict),
-      detail: `answered ${JSON.stringify(option.name)} (${option.kind})`,
+      detail: option ? `answered ${JSON.stringify(option.name)} (${option.kind})` : 'answered cancelled: the agent offered no option to refuse',
     });
     this.log.info(`${this.agentName}: ${how.toLowerCase()} permission for ${toolCall.title ?? toolCall.toolCallId} (${describeReason(verdict)})`);
-    return { outcome: { outcome: 'selected', optionId: option.optionId } };
+    return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } };
   }
 
   /** The remembered choices of this session, to list and revoke. */

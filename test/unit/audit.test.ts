@@ -3,7 +3,7 @@
 // kept), and the readable document.
 import test, { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { AuditLog, clip, parseJsonLines, toJsonLines } from '../../src/audit/auditLog';
+import { AuditLog, clip, isRead, parseJsonLines, toJsonLines } from '../../src/audit/auditLog';
 import { AuditEventSchema } from '../../src/audit/auditEvent';
 import type { AuditEvent, NewAuditEvent } from '../../src/audit/auditEvent';
 import { auditLine, auditText } from '../../src/audit/auditText';
@@ -51,8 +51,8 @@ describe('AuditLog', () => {
     assert.deepEqual(log.events(), [stamped, given]);
   });
 
-  test('a ring: past maxEvents the oldest go, the newest stay last', () => {
-    const log = new AuditLog({ limits: { maxEvents: 100 } });
+  test('a ring: past maxChanges the oldest go, the newest stay last', () => {
+    const log = new AuditLog({ limits: { maxChanges: 100 } });
     for (let i = 0; i < 1000; i++) log.record(write(i));
     const events = log.events();
     assert.equal(events.length, 100);
@@ -60,7 +60,7 @@ describe('AuditLog', () => {
     assert.equal(events.at(-1)!.target, '/w/file-999.ts');
   });
 
-  test('the default bound is about 10,000 events', () => {
+  test('the default bound is about 10,000 changes', () => {
     const log = new AuditLog();
     for (let i = 0; i < 10_050; i++) log.record(write(i));
     assert.equal(log.size, 10_000);
@@ -138,7 +138,7 @@ describe('AuditLog', () => {
   });
 
   test('restore puts older events first, within the bound, scrubbed and clipped like new ones', () => {
-    const log = new AuditLog({ limits: { maxEvents: 4, maxText: 50 }, scrub: (_agent, text) => text.replaceAll('hunter2-secret', '***') });
+    const log = new AuditLog({ limits: { maxChanges: 4, maxText: 50 }, scrub: (_agent, text) => text.replaceAll('hunter2-secret', '***') });
     log.record(write(10));
     log.record(write(11));
     const older = [1, 2, 3].map((n) => ({ ...write(n), time: '2024-01-01T00:00:00.000Z' }) as AuditEvent);
@@ -148,6 +148,65 @@ describe('AuditLog', () => {
       log.events().map((e) => e.target),
       ['/w/file-2.ts', `*** ${'y'.repeat(46)}… (54 more characters)`, '/w/file-10.ts', '/w/file-11.ts'],
     );
+  });
+});
+
+describe('changes and reads, kept apart', () => {
+  const read = (n: number, extra: Partial<NewAuditEvent> = {}): NewAuditEvent => write(n, { kind: 'read', target: `/w/read-${n}.ts`, ...extra });
+  const at = (second: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, second)).toISOString();
+
+  test('10,000 reads after a write (the default bounds) do not push the write out; 10,001 reads keep the last 10,000', () => {
+    const log = new AuditLog();
+    log.record(write(1, { detail: 'the change' }));
+    for (let i = 0; i <= 10_000; i++) log.record(read(i));
+    const events = log.events();
+    assert.equal(events[0].detail, 'the change');
+    assert.equal(events.length, 10_001);
+    assert.equal(events[1].target, '/w/read-1.ts', 'the oldest read went, not the write');
+    assert.equal(events.at(-1)!.target, '/w/read-10000.ts');
+  });
+
+  test('each kind has its own bound: past them the oldest of that kind go', () => {
+    const log = new AuditLog({ limits: { maxChanges: 3, maxReads: 2 } });
+    for (let i = 0; i < 5; i++) {
+      log.record(write(i));
+      log.record(read(i));
+    }
+    assert.deepEqual(log.events().map((e) => e.target), ['/w/file-2.ts', '/w/file-3.ts', '/w/read-3.ts', '/w/file-4.ts', '/w/read-4.ts']);
+    assert.equal(log.size, 5);
+    assert.equal(log.capacity, 5);
+  });
+
+  test('shown merged in time order; events of one time in the order recorded', () => {
+    const log = new AuditLog();
+    log.record(read(1, { time: at(1) }));
+    log.record(write(2, { time: at(2) }));
+    log.record(read(3, { time: at(2) }));
+    log.record(write(4, { time: at(2) }));
+    log.record(read(5, { time: at(3) }));
+    log.record(write(6, { time: at(4) }));
+    assert.deepEqual(log.events().map((e) => e.target), ['/w/read-1.ts', '/w/file-2.ts', '/w/read-3.ts', '/w/file-4.ts', '/w/read-5.ts', '/w/file-6.ts']);
+    assert.deepEqual(parseJsonLines(log.toJsonLines()).events, log.events(), 'the file and the export hold the same order');
+  });
+
+  test('a read the user was asked about is a change; a read served, refused or failed without the user is a read', () => {
+    const kinds = (extra: Partial<NewAuditEvent>) => isRead({ ...read(0, extra), time: at(0) } as AuditEvent);
+    assert.equal(kinds({ decision: 'allowed', by: 'default' }), true);
+    assert.equal(kinds({ decision: 'denied', by: 'default' }), true, 'refused by confinement');
+    assert.equal(kinds({ decision: 'denied', by: 'rule' }), true, 'an agent can make as many as it likes: they must not push a change out');
+    assert.equal(kinds({ decision: 'failed', by: 'default' }), true);
+    assert.equal(kinds({ decision: 'asked', by: 'default' }), false);
+    assert.equal(kinds({ decision: 'allowed', by: 'user' }), false);
+    assert.equal(kinds({ decision: 'cancelled', by: 'auto' }), false);
+    for (const kind of ['write', 'terminal', 'permission', 'sign-in', 'sign-out', 'consent'] as const) assert.equal(kinds({ kind }), false, kind);
+  });
+
+  test('restore sorts what the file held (one list, as an earlier version wrote it) into the two rings', () => {
+    const log = new AuditLog({ limits: { maxChanges: 2, maxReads: 3 } });
+    log.record(write(100, { time: at(50) }));
+    const older = [write(1), ...Array.from({ length: 20 }, (_, i) => read(i)), write(2)].map((e, i) => ({ ...e, time: at(i) }) as AuditEvent);
+    log.restore(older);
+    assert.deepEqual(log.events().map((e) => e.target), ['/w/read-17.ts', '/w/read-18.ts', '/w/read-19.ts', '/w/file-2.ts', '/w/file-100.ts']);
   });
 });
 
@@ -170,9 +229,9 @@ describe('the readable log', () => {
   });
 
   test('the document: a header, then every event, oldest first, one line each', () => {
-    const text = auditText([event, { ...event, decision: 'denied', target: '/w/b' }], 10_000);
+    const text = auditText([event, { ...event, decision: 'denied', target: '/w/b' }], { maxChanges: 10_000, maxReads: 5_000 });
     const lines = text.trimEnd().split('\n');
-    assert.match(lines[0], /2 events, oldest first \(the last 10000 are kept/);
+    assert.match(lines[0], /2 events, oldest first \(the last 10000 changes and, apart, the last 5000 reads are kept/);
     assert.equal(lines.length, 5);
     assert.match(lines[3], /allowed/);
     assert.match(lines[4], /denied .*\/w\/b/);

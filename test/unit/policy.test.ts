@@ -64,15 +64,25 @@ test('a rule matches only what it names: request kind, tool kind, path and comma
   assert.equal(p.decide({ kind: 'permission', paths: [] }).decision, 'allow', 'no tool kind: the tool-kind rule does not match');
 });
 
-test('auto-approve: off asks the user; safe answers read, search, think and fetch; allButProtected answers all but what touches a protected path', () => {
+test('auto-approve: off asks the user; safe answers read, search and think; allButProtected answers all but what touches a protected path', () => {
   const ask = (mode: AutoApprove, toolKind: string, ...paths: string[]) => policy({ autoApprove: mode }).decide({ kind: 'permission', paths, toolKind }).decision;
   assert.equal(ask('off', 'read'), 'ask');
-  for (const kind of ['read', 'search', 'think', 'fetch']) assert.equal(ask('safe', kind), 'allow', kind);
-  for (const kind of ['edit', 'execute', 'delete', 'move', 'other']) assert.equal(ask('safe', kind), 'ask', kind);
+  for (const kind of ['read', 'search', 'think']) assert.equal(ask('safe', kind), 'allow', kind);
+  for (const kind of ['fetch', 'edit', 'execute', 'delete', 'move', 'other']) assert.equal(ask('safe', kind), 'ask', kind);
   assert.equal(ask('safe', 'read', '.env'), 'ask', 'reading a protected file is not "safe"');
   assert.equal(ask('allButProtected', 'execute', 'build/out.js'), 'allow');
   assert.equal(ask('allButProtected', 'edit', '.vscode/settings.json'), 'ask');
   assert.deepEqual(policy({ autoApprove: 'safe' }).decide({ kind: 'permission', paths: [], toolKind: 'search' }).reason, { by: 'auto', mode: 'safe' });
+});
+
+test('fetch sends data out: safe answers it only when the user added it (alsoSafe), and never for a protected path', () => {
+  const layers = { settings: new RuleSet([]), remembered: new RuleSet([]), protectedPaths: [], autoApprove: 'safe' as const };
+  const fetch = (alsoSafe: string[] | undefined, ...paths: string[]) => new Policy({ ...layers, alsoSafe }).decide({ kind: 'permission', paths, toolKind: 'fetch' }).decision;
+  assert.equal(fetch(undefined), 'ask');
+  assert.equal(fetch([]), 'ask');
+  assert.equal(fetch(['fetch']), 'allow');
+  assert.equal(fetch(['fetch'], '.env'), 'ask', 'added to safe, still not for a protected path');
+  assert.equal(new Policy({ ...layers, autoApprove: 'off', alsoSafe: ['fetch'] }).decide({ kind: 'permission', paths: [], toolKind: 'fetch' }).decision, 'ask', 'alsoSafe adds to safe: it turns nothing on');
 });
 
 test('command patterns: * is any text, \\* a star; remembered choices match exactly what was allowed', () => {

@@ -151,21 +151,59 @@ const permission = (kind: string, options = ['allow_once', 'allow_always', 'reje
     options: options.map((k) => ({ optionId: `opt-${k}`, name: k, kind: k })),
   });
 
-test('auto-approve answers the agent\'s own permission request with allow_always (else allow_once), and the card says so', async () => {
+test('auto-approve answers the agent\'s own permission request with allow_once, never allow_always, and the card says so', async () => {
   const { gate, transcript } = setup({ autoApprove: 'safe' });
   const askUser = () => Promise.reject(new Error('the user was asked'));
-  assert.deepEqual(await gate.permission(permission('read'), askUser), { outcome: { outcome: 'selected', optionId: 'opt-allow_always' } });
+  assert.deepEqual(await gate.permission(permission('read', ['allow_always', 'allow_once', 'reject_once']), askUser), { outcome: { outcome: 'selected', optionId: 'opt-allow_once' } });
   assert.deepEqual(await gate.permission(permission('search', ['allow_once', 'reject_once']), askUser), { outcome: { outcome: 'selected', optionId: 'opt-allow_once' } });
-  assert.match((transcript.entries[0] as ToolEntry).policyNote ?? '', /Allowed by ACP Host \(auto-approve: safe\): "allow_always"/);
+  assert.match((transcript.entries[0] as ToolEntry).policyNote ?? '', /Allowed by ACP Host \(auto-approve: safe\): "allow_once"/);
   let asked = 0;
   await gate.permission(permission('edit'), async () => (asked++, { outcome: { outcome: 'cancelled' } }));
   assert.equal(asked, 1, 'an edit is not "safe": the user answers');
+});
+
+test('an allow rule answers with allow_once too', async () => {
+  const { gate } = setup({ settings: [{ request: 'permission', toolKind: ['execute'], decision: 'allow', source: 'settings' }] });
+  const response = await gate.permission(permission('execute', ['allow_always', 'allow_once', 'reject_once']), () => Promise.reject(new Error('asked')));
+  assert.deepEqual(response, { outcome: { outcome: 'selected', optionId: 'opt-allow_once' } });
+});
+
+test('an agent that offers only allow_always is asked of the user, and the card says why', async () => {
+  const events: { decision: string }[] = [];
+  const { transcript } = setup();
+  const port: PolicyPort = {
+    layers: () => ({ settings: new RuleSet([]), workspace: [], protectedPaths: [], autoApprove: 'allButProtected' }),
+    relativePaths: async (p) => [p.replace(/^\/ws\//, '')],
+    rememberForWorkspace: () => undefined,
+  };
+  const gate = new PolicyGate(port, transcript, 'Fake', silent, () => [ROOT], (e) => void events.push(e));
+  let asked = 0;
+  const response = await gate.permission(permission('edit', ['allow_always', 'reject_once']), async () => (asked++, { outcome: { outcome: 'selected', optionId: 'opt-reject_once' } }));
+  assert.equal(asked, 1);
+  assert.deepEqual(response, { outcome: { outcome: 'selected', optionId: 'opt-reject_once' } }, 'the user\'s answer, as given');
+  assert.match((transcript.entries[0] as ToolEntry).policyNote ?? '', /would allow this \(auto-approve: allButProtected\), but Fake offers no "allow once"/);
+  assert.deepEqual(events, [], 'the host answered nothing: the user\'s question records itself (permissionAudit.ts)');
 });
 
 test('a rule that denies an agent\'s permission request answers it with a reject option', async () => {
   const { gate } = setup({ settings: [{ request: 'permission', toolKind: ['execute'], decision: 'deny', source: 'settings' }] });
   const response = await gate.permission(permission('execute'), () => Promise.reject(new Error('asked')));
   assert.deepEqual(response, { outcome: { outcome: 'selected', optionId: 'opt-reject_once' } });
+});
+
+test('a deny rule on a request that offers no reject option answers cancelled, never asks; the card and the audit log say so', async () => {
+  const events: { decision: string; by: string; detail?: string }[] = [];
+  const transcript = new Transcript();
+  const port: PolicyPort = {
+    layers: () => ({ settings: new RuleSet([{ request: 'permission', toolKind: ['execute'], decision: 'deny', source: 'settings' }]), workspace: [], protectedPaths: [], autoApprove: 'off' }),
+    relativePaths: async (p) => [p.replace(/^\/ws\//, '')],
+    rememberForWorkspace: () => undefined,
+  };
+  const gate = new PolicyGate(port, transcript, 'Fake', silent, () => [ROOT], (e) => void events.push(e));
+  const response = await gate.permission(permission('execute', ['allow_once', 'allow_always']), () => Promise.reject(new Error('the user was asked')));
+  assert.deepEqual(response, { outcome: { outcome: 'cancelled' } });
+  assert.match((transcript.entries[0] as ToolEntry).policyNote ?? '', /Refused by ACP Host \(acpHost\.rules: deny\): cancelled \(Fake offers no option to refuse\)/);
+  assert.deepEqual(events.map(({ decision, by, detail }) => ({ decision, by, detail })), [{ decision: 'denied', by: 'rule', detail: 'answered cancelled: the agent offered no option to refuse' }]);
 });
 
 test('without a policy port every request is served as asked', async () => {

@@ -18,7 +18,9 @@ export interface AuditStoreOptions {
  * window reload. Nothing is read at activation: the file is read the first time it is needed
  * (the log shown or exported, or the first batch of new events written), and what it holds goes
  * before what was recorded meanwhile. New events are appended in batches; once the file holds
- * half as many lines again as the log keeps, it is rewritten with what the log keeps.
+ * half as many lines again as the log keeps, it is rewritten with what the log keeps. One file
+ * holds changes and reads together, in the order recorded: read back, each event goes to its
+ * ring (AuditLog's isRead), so a file of an earlier version, one ring for all, loads as it is.
  *
  * Writes are synchronous (a batch is a few lines; a rewrite, every few thousand events, a few
  * MB): no write can then overtake another, and the last batch is written when the window
@@ -37,6 +39,8 @@ export class AuditStore implements Disposable {
   private disposed = false;
   /** The last write failed (said once, until one succeeds). */
   private failing = false;
+  /** A batch could not be written after the file was read: the next write rewrites the file with what the log keeps. */
+  private stale = false;
   private readonly subscription: Disposable;
   private readonly flushMs: number;
   private readonly report: (message: string) => void;
@@ -99,11 +103,11 @@ export class AuditStore implements Disposable {
   }
 
   private write(): void {
-    if (this.pending.length === 0) return;
+    if (this.pending.length === 0 && !this.stale) return;
     const batch = this.pending.splice(0);
     try {
       mkdirSync(path.dirname(this.file), { recursive: true });
-      if (this.loaded && this.lines + batch.length > this.log.limits.maxEvents * 1.5) return this.rewrite();
+      if (this.loaded && (this.stale || this.lines + batch.length > this.log.capacity * 1.5)) return this.rewrite();
       // Unread, the file may end mid-line: an empty line costs nothing (blank lines are skipped).
       const start = this.cutShort || !this.loaded ? '\n' : '';
       appendFileSync(this.file, `${start}${batch.join('\n')}\n`);
@@ -113,9 +117,14 @@ export class AuditStore implements Disposable {
     } catch (error) {
       if (!this.failing) this.report(`The audit log could not be written to ${this.file} (it is kept in memory, and written when it can be): ${(error as Error).message}`);
       this.failing = true;
-      // Tried again with the next batch; never more than the log itself keeps.
-      this.pending.unshift(...batch);
-      this.pending.splice(0, Math.max(0, this.pending.length - this.log.limits.maxEvents));
+      if (this.loaded) {
+        // The log holds what the file missed, each kind within its bound: the file becomes the log once it can be written.
+        this.stale = true;
+      } else {
+        // Not read yet (the window is closing): tried again with the next batch; never more than the log itself keeps.
+        this.pending.unshift(...batch);
+        this.pending.splice(0, Math.max(0, this.pending.length - this.log.capacity));
+      }
     }
   }
 
@@ -124,5 +133,7 @@ export class AuditStore implements Disposable {
     replaceFileSync(this.file, this.log.toJsonLines());
     this.lines = this.log.size;
     this.cutShort = false;
+    this.stale = false;
+    this.failing = false;
   }
 }

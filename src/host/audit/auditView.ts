@@ -22,7 +22,7 @@ export class AuditView implements vscode.TextDocumentContentProvider, vscode.Dis
   }
 
   provideTextDocumentContent(): string {
-    return auditText(this.log.events(), this.log.limits.maxEvents);
+    return auditText(this.log.events(), this.log.limits);
   }
 
   async show(): Promise<vscode.TextDocument> {

@@ -5,6 +5,7 @@ import type { Env } from '../../agent/environment';
 import type { LaunchSpec } from '../../agent/process';
 import { launchIdentity } from '../../runtime/agentIdentity';
 import type { AgentOrigin } from '../../runtime/agentIdentity';
+import type { NewAuditEvent } from '../../audit/auditEvent';
 import type { AgentRuntime } from '../../runtime/agentRuntime';
 import type { AgentDefinition, ControllerSettings } from '../../runtime/ports';
 import type { McpServer } from '../../protocol';
@@ -134,15 +135,16 @@ export class AgentConfig implements vscode.Disposable {
   /** The user's consent to the workspace's values. Public: integration tests replace its prompter and picker. */
   readonly consent: WorkspaceConsent;
 
-  /** `storageRoot`: the extension's global storage, where npx presets run (npxDirectory.ts); `installed`: the agents installed from the ACP Registry. */
+  /** `storageRoot`: the extension's global storage, where npx presets run (npxDirectory.ts); `installed`: the agents installed from the ACP Registry; `audit`: where consent decisions are recorded. */
   constructor(
     private readonly extensionPath: string,
     state: vscode.Memento,
     log: (message: string) => void,
     private readonly storageRoot: string,
     private readonly installed: { list(): readonly InstalledAgent[] },
+    audit: (event: NewAuditEvent) => void,
   ) {
-    this.consent = new WorkspaceConsent(state, log);
+    this.consent = new WorkspaceConsent(state, log, audit);
   }
 
   /**

@@ -22,7 +22,7 @@ export interface SettingValues {
   /** Checked by the policy's settings reader (host/policy/policySettings.ts), which reports each invalid rule. */
   rules: readonly unknown[];
   protectedPaths: readonly string[];
-  /** Per agent name: off | safe | allButProtected (invalid values read as off). */
+  /** Per agent name: off | safe | allButProtected, or { mode, alsoSafe: [tool kinds] } (policy/autoApprove.ts parses each; invalid ones read as off). */
   autoApprove: Readonly<Record<string, unknown>>;
   /** What a command an agent runs keeps of its output when the agent sets no outputByteLimit. */
   terminalOutputLimitMegabytes: number;

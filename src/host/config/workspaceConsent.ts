@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import type { NewAuditEvent } from '../../audit/auditEvent';
 import { launchIdentity } from '../../runtime/agentIdentity';
 import { consentStatus, readDecisions, withDecision } from './consentRecords';
 import type { ConsentStatus, Decision } from './consentRecords';
@@ -20,6 +21,9 @@ export type ConsentAnswer = 'allow' | 'deny' | undefined;
 export type ConsentPrompter = (request: ConsentRequest) => Promise<ConsentAnswer>;
 /** The decision to revoke, of this workspace's; undefined when dismissed. */
 export type DecisionPicker = (decisions: readonly Decision[]) => Promise<Decision | undefined>;
+
+/** Who a consent event is about, in the audit log's agent column: a workspace's settings, not one agent. */
+const CONSENT_SUBJECT = 'workspace settings';
 
 const ALLOW = 'Allow';
 const DENY = 'Don’t Allow';
@@ -61,6 +65,8 @@ export class WorkspaceConsent implements vscode.Disposable {
   constructor(
     private readonly state: vscode.Memento,
     private readonly log: (message: string) => void,
+    /** The workspace's audit log: each decision, its dismissal and its revocation. */
+    private readonly audit: (event: NewAuditEvent) => void,
   ) {}
 
   /** This workspace, as its decisions are kept: its `.code-workspace` file, else its folder. */
@@ -103,6 +109,7 @@ export class WorkspaceConsent implements vscode.Disposable {
     });
     if (answer === undefined) {
       this.log('The workspace’s settings were neither allowed nor refused: nothing was started.');
+      for (const proposal of pending) this.record(proposal, 'cancelled', 'dismissed: nothing decided, nothing started');
       return false;
     }
     let decisions = this.decisions();
@@ -111,6 +118,7 @@ export class WorkspaceConsent implements vscode.Disposable {
       const identity = proposal.setting === 'agents' ? launchIdentity({ kind: 'workspace', workspace }, proposal.value.command, proposal.value.args) : undefined;
       decisions = withDecision(decisions, { key: proposal.key, setting: proposal.setting, name: proposal.name, allowed: answer === 'allow', summary: summarize(proposal), identity, decidedAt });
       this.log(`${answer === 'allow' ? 'Allowed' : 'Not allowed'} for this workspace: ${summarize(proposal)}`);
+      this.record(proposal, answer === 'allow' ? 'allowed' : 'denied', `for this workspace (${workspace})`);
     }
     await this.save(workspace, decisions);
     return true;
@@ -124,6 +132,7 @@ export class WorkspaceConsent implements vscode.Disposable {
     if (workspace === undefined || revoked === undefined) return undefined;
     await this.save(workspace, decisions.filter((d) => d !== revoked));
     this.log(`Revoked for this workspace: ${revoked.summary}`);
+    this.audit({ agent: CONSENT_SUBJECT, kind: 'consent', target: revoked.summary, decision: 'revoked', by: 'user', detail: `for this workspace (${workspace}): asked again` });
     return revoked;
   }
 
@@ -136,6 +145,10 @@ export class WorkspaceConsent implements vscode.Disposable {
     }
     const picked = await this.picker(decisions);
     return picked && this.revoke(picked.key);
+  }
+
+  private record(proposal: Proposal, decision: 'allowed' | 'denied' | 'cancelled', detail: string): void {
+    this.audit({ agent: CONSENT_SUBJECT, kind: 'consent', target: summarize(proposal), decision, by: 'user', detail });
   }
 
   private async save(workspace: string, decisions: Decision[]): Promise<void> {

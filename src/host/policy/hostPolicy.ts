@@ -42,7 +42,8 @@ export class HostPolicy implements PolicyPort, vscode.Disposable {
     if (!layers) {
       this.settings ??= readPolicySettings(this.report);
       const { rules, protectedPaths, autoApprove } = this.settings;
-      layers = { settings: new RuleSet(rules), workspace: this.workspace.all, protectedPaths, autoApprove: autoApprove(agentName) };
+      const { mode, alsoSafe } = autoApprove(agentName);
+      layers = { settings: new RuleSet(rules), workspace: this.workspace.all, protectedPaths, autoApprove: mode, alsoSafe };
       this.byAgent.set(agentName, layers);
     }
     return layers;

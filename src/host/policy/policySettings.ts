@@ -1,6 +1,6 @@
 import vscode = require('vscode');
-import { AUTO_APPROVE_MODES } from '../../policy/policy';
-import type { AutoApprove } from '../../policy/policy';
+import { agentAutoApprove } from '../../policy/autoApprove';
+import type { AgentAutoApprove } from '../../policy/autoApprove';
 import { RuleSchema } from '../../policy/rules';
 import type { SourcedRule } from '../../policy/rules';
 import { parseSetting } from '../config/settingValues';
@@ -9,7 +9,7 @@ import { parseSetting } from '../config/settingValues';
 export interface PolicySettings {
   rules: SourcedRule[];
   protectedPaths: string[];
-  autoApprove: (agentName: string) => AutoApprove;
+  autoApprove: (agentName: string) => AgentAutoApprove;
 }
 
 /**
@@ -43,8 +43,9 @@ export function readPolicySettings(report: (message: string) => void): PolicySet
     rules,
     protectedPaths,
     autoApprove: (agentName) => {
-      const mode = autoApprove[agentName];
-      return AUTO_APPROVE_MODES.includes(mode as AutoApprove) ? (mode as AutoApprove) : 'off';
+      const { value, problem } = agentAutoApprove(autoApprove, agentName);
+      if (problem) report(problem);
+      return value;
     },
   };
 }
