@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
+import { COMMAND_CHARS, shown } from '../../base/shownText';
 import type { Entry } from '../../session/model';
 import type { SessionState } from '../../session/sessionState';
 import { setting } from '../config/settings';
@@ -175,7 +176,7 @@ export class Checkpoints implements ChangeSink, vscode.Disposable {
   }
 }
 
-/** A path as the user knows it: relative to its workspace folder. */
+/** A path as the user knows it: relative to its workspace folder; escaped and capped (shownText.ts), as the agent named the file. */
 function relative(fsPath: string): string {
-  return vscode.workspace.asRelativePath(fsPath, false);
+  return shown(vscode.workspace.asRelativePath(fsPath, false), COMMAND_CHARS);
 }
