@@ -119,7 +119,7 @@ suite('workspace consent', function () {
     answer = 'allow';
     await host.chooseAgent('Claude Agent');
     assert.strictEqual(asked.length, 1);
-    assert.match(asked[0].detail, /Agent "Claude Agent" \(instead of the built-in Claude Agent\):/);
+    assert.match(asked[0].detail, /as agent "Claude Agent" \(instead of the built-in Claude Agent\)/);
     const controller = host.controller;
     assert.strictEqual(controller.currentStatus.phase, 'ready', controller.currentStatus.detail);
     const ran = JSON.parse(fs.readFileSync(markers.claude, 'utf8')) as { envNames: string[] };
