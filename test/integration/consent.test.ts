@@ -128,7 +128,8 @@ suite('workspace consent', function () {
     assert.notStrictEqual(controller.runtime.agent.identity, builtin.identity);
     assert.deepStrictEqual(await host.secrets.stored(controller.runtime.agent), {});
     assert.deepStrictEqual(await host.secrets.stored(builtin), { ANTHROPIC_API_KEY: 'sk-builtin-secret-value' }, 'still the built-in one’s');
-    assert.deepStrictEqual(await mcpServerNames(), ['workspace-mcp'], 'the allowed MCP server reaches session/new');
+    // Allowed, but not bound to it (`agents`): an agent of a workspace's settings gets only servers bound to it or to "*".
+    assert.deepStrictEqual(await mcpServerNames(), [], 'an unbound MCP server does not reach a workspace agent’s session/new');
     assert.ok(!fs.existsSync(markers.project), 'the other workspace agent was not part of this consent');
 
     // Revoked with ACP: Manage Workspace Agent Consent: its process stops, and the preset is back.
