@@ -59,7 +59,7 @@ export function agentPorts(from: PortSources, owner: (() => AgentSession | undef
     forgetSecrets: (agent) => secrets.forgetOwner(agent),
     runLoginTerminal,
     confirmLoginCommand,
-    mcpServers: () => config.mcpServers((m) => logs.channel.warn(m)),
+    mcpServers: (agent) => config.mcpServers(agent, (m) => logs.channel.warn(m)),
     readForEmbed,
     checkpoint: () => from.checkpoints.begin(),
     // The panel renders elicitation forms and URL cards (whose Open the host serves).

@@ -257,7 +257,7 @@ export class AgentRuntime {
 
   /** acpHost.mcpServers minus what this agent cannot connect to; each skipped server is logged once per start. */
   private async mcpServersFor(running: RunningAgent): Promise<McpServer[]> {
-    const configured = (await this.ports.mcpServers?.()) ?? [];
+    const configured = (await this.ports.mcpServers?.(this.agent)) ?? [];
     this.secrets.addMcpServers(configured);
     const warned = this.scopeOf(running)?.mcpWarnings ?? new Set<string>();
     return selectMcpServers(configured, running.initialize.agentCapabilities?.mcpCapabilities, (message) => {

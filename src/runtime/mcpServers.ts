@@ -6,9 +6,12 @@ import * as path from 'node:path';
 import * as z from 'zod/mini';
 import type { Env } from '../agent/environment';
 import type { McpCapabilities, McpServer } from '../protocol';
+import type { AgentOrigin } from './agentIdentity';
 
 const name = z.string().check(z.trim(), z.minLength(1));
 const pairs = z._default(z.record(z.string(), z.string()), {});
+/** Which agents get the server (`receives`): "*" for every agent, or agents by name. */
+const agents = z.optional(z.union([z.literal('*'), z.array(name)]));
 
 const StdioSetting = z.strictObject({
   name,
@@ -16,9 +19,10 @@ const StdioSetting = z.strictObject({
   command: z.string().check(z.minLength(1)),
   args: z._default(z.array(z.string()), []),
   env: pairs,
+  agents,
 });
-const HttpSetting = z.strictObject({ name, type: z.literal('http'), url: z.url(), headers: pairs });
-const SseSetting = z.strictObject({ name, type: z.literal('sse'), url: z.url(), headers: pairs });
+const HttpSetting = z.strictObject({ name, type: z.literal('http'), url: z.url(), headers: pairs, agents });
+const SseSetting = z.strictObject({ name, type: z.literal('sse'), url: z.url(), headers: pairs, agents });
 
 export type McpServerSetting = z.infer<typeof StdioSetting> | z.infer<typeof HttpSetting> | z.infer<typeof SseSetting>;
 
@@ -117,4 +121,35 @@ export function selectMcpServers(servers: readonly McpServer[], capabilities: Mc
     if (!supported) warn(`Skipped MCP server "${server.name}": the agent does not support ${server.type} MCP servers (mcpCapabilities.${server.type}).`);
     return supported;
   });
+}
+
+/** The agent an MCP server would be given to: its name, and where its definition comes from (absent: unknown, the least trusted). */
+export interface McpReceiver {
+  name: string;
+  origin?: AgentOrigin;
+}
+
+/**
+ * Whether `agent` gets `setting` (its env and headers are often credentials): a server bound by
+ * `agents` goes to the agents it names, or to every agent for "*"; an unbound one to the
+ * built-in agents and the user's own, never to one a workspace's settings define or one
+ * installed from the ACP Registry (whose command the user did not write).
+ */
+export function receives(setting: McpServerSetting, agent: McpReceiver): boolean {
+  if (setting.agents === '*') return true;
+  if (setting.agents) return setting.agents.includes(agent.name);
+  return agent.origin?.kind === 'builtin' || agent.origin?.kind === 'user';
+}
+
+/** The servers of `settings` that `agent` gets (`receives`). */
+export function serversFor(settings: readonly McpServerSetting[], agent: McpReceiver): McpServerSetting[] {
+  return settings.filter((setting) => receives(setting, agent));
+}
+
+/** Who gets `setting`, in words, for the consent prompt (`receives`). */
+export function describeReceivers(setting: McpServerSetting, show: (value: string) => string): string {
+  if (setting.agents === '*') return 'every agent, including those of a workspace’s settings and of the ACP Registry';
+  if (setting.agents?.length === 0) return 'no agent';
+  if (setting.agents) return `only ${setting.agents.map((n) => `"${show(n)}"`).join(', ')}`;
+  return 'the built-in agents and those of your own settings (not those of a workspace’s settings or of the ACP Registry)';
 }

@@ -18,7 +18,8 @@ import type {
 import type { EmbedReader } from '../session/attachments';
 import type { PolicyLayers } from '../policy/policy';
 import type { Rule, SourcedRule } from '../policy/rules';
-import type { SecretOwner } from './agentIdentity';
+import type { AgentOrigin, SecretOwner } from './agentIdentity';
+import type { McpReceiver } from './mcpServers';
 import type { SecretScrubber } from './secrets';
 
 // What the agent layer (runtime and sessions) needs from VS Code, as plain functions and data,
@@ -105,8 +106,8 @@ export interface AgentPorts {
   confirmLoginCommand?(agentName: string, commandLine: string, agentCommand: string): Promise<boolean>;
   /** Drops what askSecret stored for this agent (its name and identity): signing out. Resolves with how many values were dropped. */
   forgetSecrets?(agent: SecretOwner): Promise<number>;
-  /** The MCP servers to pass in session/new (acpHost.mcpServers), read for each new session. */
-  mcpServers?(): Promise<McpServer[]>;
+  /** The MCP servers to pass in session/new (acpHost.mcpServers) to `agent`, read for each new session. */
+  mcpServers?(agent: McpReceiver): Promise<McpServer[]>;
   /** The text of an attached file for an embedded `resource` (open buffer first); without it files are sent as links. */
   readForEmbed?: EmbedReader;
   /** Begins a checkpoint of the workspace's files (a prompt is about to go out): its id, or undefined without checkpoints. */
@@ -139,6 +140,8 @@ export interface PolicyPort {
 export interface AgentDefinition extends SecretOwner {
   /** Its launch identity (agentIdentity.ts): its stored secrets are bound to it and to its name. */
   identity: string;
+  /** Where its definition comes from: decides which MCP servers it gets (mcpServers.ts `receives`); absent, only those bound to it or to all. */
+  origin?: AgentOrigin;
   launch: () => Promise<LaunchSpec>;
   /** Argument lists tried in turn when `launch()`'s args start a program that exits during initialize (presets.ts). */
   fallbackArgs?: string[][];

@@ -33,7 +33,8 @@ export function foldUpdate(update: SessionUpdate, parts: { transcript: Transcrip
   const by = FOLDED_BY[update.sessionUpdate];
   switch (by) {
     case 'transcript':
-      parts.transcript.apply(update);
+      // Only an update naming a card of ACP Host's own is refused (toolCards.ts `hostCard`).
+      if (!parts.transcript.apply(update) && 'toolCallId' in update) parts.log.warn(`Ignored the agent's ${update.sessionUpdate} for tool call ${update.toolCallId}: that card is ACP Host's own`);
       break;
     case 'state':
       parts.session.apply(update);

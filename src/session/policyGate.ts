@@ -7,6 +7,7 @@ import type { NewAuditEvent } from '../audit/auditEvent';
 import type { PolicyLayers, Verdict } from '../policy/policy';
 import { RuleSet, describeRule, exactCommandPattern, exactPathGlob } from '../policy/rules';
 import type { PolicyRequest, Rule, SourcedRule } from '../policy/rules';
+import { COMMAND_CHARS, escapeHidden, shown } from '../base/shownText';
 import { commandLine } from '../runtime/presets';
 import { withCreate } from '../runtime/ports';
 import type { PolicyPort, TerminalPort } from '../runtime/ports';
@@ -40,7 +41,6 @@ export class PolicyGate {
   /** "Allow for this session" choices: they end with the session. */
   private sessionRules: SourcedRule[] = [];
   private cached: { host: Omit<PolicyLayers, 'remembered'> & { workspace: readonly SourcedRule[] }; sessionRules: SourcedRule[]; policy: Policy } | undefined;
-  private nextAsk = 1;
 
   constructor(
     private readonly port: PolicyPort | undefined,
@@ -97,13 +97,13 @@ export class PolicyGate {
     const option = pickOption(options, verdict.decision);
     if (!option && verdict.decision === 'allow') {
       // Only "always" to allow with: answering it would end the host's say over this tool.
-      this.transcript.tools.notePolicy(toolCall, `ACP Host would allow this (${describeReason(verdict)}), but ${this.agentName} offers no "allow once": answering "always" would stop it asking, so you decide.`);
+      this.transcript.tools.notePolicy(toolCall, `ACP Host would allow this (${describeReason(verdict)}), but ${shown(this.agentName)} offers no "allow once": answering "always" would stop it asking, so you decide.`);
       return askUser();
     }
     const how = verdict.decision === 'allow' ? 'Allowed' : 'Refused';
     // A deny with nothing to refuse with is answered `cancelled`: the agent does not go ahead, and the user is not asked to overrule their own rule.
-    const answered = option ? `"${option.name}"` : `cancelled (${this.agentName} offers no option to refuse)`;
-    this.transcript.tools.notePolicy(toolCall, `${how} by ACP Host (${describeReason(verdict)}): ${answered}`);
+    const answered = option ? `"${shown(option.name)}"` : `cancelled (${shown(this.agentName)} offers no option to refuse)`;
+    this.transcript.tools.notePolicy(toolCall, `${how} by ACP Host (${escapeHidden(describeReason(verdict))}): ${answered}`);
     this.record?.({
       agent: this.agentName,
       sessionId: request.sessionId,
@@ -166,19 +166,23 @@ export class PolicyGate {
   /** Asks on the card of the tool call doing it, when one is running; else on a card of its own. */
   private async ask(subject: Subject, why: string, rememberable: boolean, signal?: AbortSignal): Promise<HostAnswer> {
     const related = relatedTool(this.transcript.entries, subject);
-    const toolCallId = related ?? `acp-host-ask-${this.nextAsk++}`;
-    const toolCall = related ? { toolCallId } : { toolCallId, title: `${capitalise(subject.verb)} ${subject.shown}`, kind: subject.toolKind, status: 'pending' as const };
+    // Its own card's id is one no agent can guess: no update or request of the agent's can name it.
+    const toolCallId = related ?? `acp-host-ask-${crypto.randomUUID()}`;
+    // The agent's name and the path or command line are shown escaped, one line, capped (shownText.ts).
+    const [agent, target] = [shown(this.agentName), shown(subject.shown, COMMAND_CHARS)];
+    if (!related) this.transcript.tools.hostCard({ toolCallId, title: `${capitalise(subject.verb)} ${target}`, kind: subject.toolKind, status: 'pending' });
     const options = rememberable ? HOST_ASK_OPTIONS : HOST_ASK_ONCE_OPTIONS;
     const offered = options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
-    const asked = this.transcript.questions.askPermission(toolCall, offered, `ACP Host asks before ${this.agentName} may ${subject.verb} ${subject.shown}: ${why}`);
+    const asked = this.transcript.questions.askForHost(toolCallId, offered, `ACP Host asks before ${agent} may ${subject.verb} ${target}: ${escapeHidden(why)}`);
     withdrawOnCancel(signal, asked, () => this.transcript.questions.withdraw({ permission: toolCallId }));
     const response = await asked;
     const chosen = response.outcome.outcome === 'selected' ? options.find((o) => o.optionId === (response.outcome as { optionId: string }).optionId) : undefined;
     const answer: HostAnswer = chosen?.answer ?? 'cancelled';
     const allowed = answer !== 'deny' && answer !== 'cancelled';
+    if (!related) this.transcript.tools.hostCard({ toolCallId, status: allowed ? 'completed' : 'failed' });
     this.transcript.tools.notePolicy(
-      related ? { toolCallId } : { toolCallId, status: allowed ? 'completed' : 'failed' },
-      `ACP Host asked before ${this.agentName} could ${subject.verb} ${subject.shown}: ${chosen ? `"${chosen.name}"` : signal?.aborted ? 'the agent withdrew the request' : 'no answer (cancelled)'}`,
+      { toolCallId },
+      `ACP Host asked before ${agent} could ${subject.verb} ${target}: ${chosen ? `"${chosen.name}"` : signal?.aborted ? 'the agent withdrew the request' : 'no answer (cancelled)'}`,
     );
     return answer;
   }

@@ -33,16 +33,27 @@ export class Questions {
   ) {}
 
   /**
-   * A permission request is state of its tool call (which it creates if never announced): the
-   * card shows the options, this holds the answer. A second request for the same call
-   * supersedes the first, which is answered `cancelled`: each request gets exactly one answer.
-   * `policyNote` is ACP Host's own word on the card (why the host asks).
+   * The agent's permission request is state of its tool call (which it creates if never
+   * announced): the card shows the options, this holds the answer. A second request for the same
+   * call supersedes the first, which is answered `cancelled`: each request gets exactly one
+   * answer. A card of ACP Host's own is not the agent's to ask on: answered `cancelled` at once.
    */
-  askPermission(toolCall: ToolCallUpdate, options: PermissionOption[], policyNote?: string): Promise<RequestPermissionResponse> {
-    const answer = this.permissionWaits.ask(toolCall.toolCallId);
-    this.asked({ permission: toolCall.toolCallId });
-    this.tools.upsert(toolCall);
-    this.tools.patch(toolCall.toolCallId, { permission: options, policyNote, permissionAnswer: undefined });
+  askPermission(toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<RequestPermissionResponse> {
+    if (this.tools.isHostCard(toolCall.toolCallId)) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    return this.wait(toolCall.toolCallId, options, undefined, toolCall);
+  }
+
+  /** ACP Host's own question on the card of `toolCallId` (the agent's, or its own: ToolCards.hostCard); `policyNote` says why it asks. */
+  askForHost(toolCallId: string, options: PermissionOption[], policyNote: string): Promise<RequestPermissionResponse> {
+    return this.wait(toolCallId, options, policyNote);
+  }
+
+  /** `announced`: the agent's tool call the question comes with, merged into the card. */
+  private wait(toolCallId: string, options: PermissionOption[], policyNote: string | undefined, announced?: ToolCallUpdate): Promise<RequestPermissionResponse> {
+    const answer = this.permissionWaits.ask(toolCallId);
+    this.asked({ permission: toolCallId });
+    if (announced) this.tools.upsert(announced);
+    this.tools.patch(toolCallId, { permission: options, policyNote, permissionAnswer: undefined });
     return answer;
   }
 

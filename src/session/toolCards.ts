@@ -25,6 +25,8 @@ export class ToolCards {
   private readonly embedding = new Map<string, Set<string>>();
   /** The cards announced or updated in the turn that runs, if one does: what its end may mark unfinished. */
   private turn: Set<string> | undefined;
+  /** Cards ACP Host made for its own questions (`hostCard`): no update of the agent's changes them. */
+  private readonly hostCards = new Set<string>();
 
   constructor(entries: EntryList, diffTextChars?: number) {
     this.cards = new KeyedEntries(entries, 'tool', (entry) => entry.toolCallId);
@@ -61,7 +63,28 @@ export class ToolCards {
     return running;
   }
 
-  upsert(update: ToolCall | ToolCallUpdate): void {
+  /**
+   * The agent's word on a tool call (its `tool_call`, `tool_call_update`, or the tool call of its
+   * permission request). False, and nothing changes, when the card is ACP Host's own.
+   */
+  upsert(update: ToolCall | ToolCallUpdate): boolean {
+    if (this.hostCards.has(update.toolCallId)) return false;
+    this.merge(update);
+    return true;
+  }
+
+  /** A card of ACP Host's own (its policy's question, when no tool call of the agent's runs), created or updated; only ACP Host changes it. */
+  hostCard(update: ToolCallUpdate): void {
+    this.hostCards.add(update.toolCallId);
+    this.merge(update);
+  }
+
+  /** Whether `toolCallId` is a card of ACP Host's own (`hostCard`). */
+  isHostCard(toolCallId: string): boolean {
+    return this.hostCards.has(toolCallId);
+  }
+
+  private merge(update: ToolCall | ToolCallUpdate): void {
     this.turn?.add(update.toolCallId);
     const at = this.cards.indexOf(update.toolCallId);
     const patch: Partial<ToolEntry> = {};
@@ -93,7 +116,7 @@ export class ToolCards {
     }
   }
 
-  /** ACP Host's word on a tool call's card (which it creates if never announced): how its policy answered. */
+  /** ACP Host's word on a tool call's card (which `toolCall`, the agent's, creates if never announced): how its policy answered. */
   notePolicy(toolCall: ToolCallUpdate, policyNote: string): void {
     this.upsert(toolCall);
     this.patch(toolCall.toolCallId, { policyNote });
@@ -131,6 +154,7 @@ export class ToolCards {
   clear(): void {
     this.turn?.clear();
     this.cards.clear();
+    this.hostCards.clear();
     this.diffs.clear();
     this.terminals.clear();
     this.embedding.clear();

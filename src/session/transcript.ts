@@ -87,7 +87,7 @@ export class Transcript {
     return this.plans.current;
   }
 
-  /** Returns false for updates that are not transcript entries (session state, unknown kinds). */
+  /** Returns false for updates it does not fold: not transcript entries (session state, unknown kinds), or the agent's update of a card of ACP Host's own. */
   apply(update: SessionUpdate): boolean {
     switch (update.sessionUpdate) {
       case 'user_message_chunk':
@@ -101,8 +101,7 @@ export class Transcript {
         return true;
       case 'tool_call':
       case 'tool_call_update':
-        this.tools.upsert(update);
-        return true;
+        return this.tools.upsert(update);
       case 'plan':
         this.plans.set(update.entries);
         return true;

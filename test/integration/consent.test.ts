@@ -119,7 +119,7 @@ suite('workspace consent', function () {
     answer = 'allow';
     await host.chooseAgent('Claude Agent');
     assert.strictEqual(asked.length, 1);
-    assert.match(asked[0].detail, /Agent "Claude Agent" \(instead of the built-in Claude Agent\):/);
+    assert.match(asked[0].detail, /as agent "Claude Agent" \(instead of the built-in Claude Agent\)/);
     const controller = host.controller;
     assert.strictEqual(controller.currentStatus.phase, 'ready', controller.currentStatus.detail);
     const ran = JSON.parse(fs.readFileSync(markers.claude, 'utf8')) as { envNames: string[] };
@@ -128,7 +128,8 @@ suite('workspace consent', function () {
     assert.notStrictEqual(controller.runtime.agent.identity, builtin.identity);
     assert.deepStrictEqual(await host.secrets.stored(controller.runtime.agent), {});
     assert.deepStrictEqual(await host.secrets.stored(builtin), { ANTHROPIC_API_KEY: 'sk-builtin-secret-value' }, 'still the built-in one’s');
-    assert.deepStrictEqual(await mcpServerNames(), ['workspace-mcp'], 'the allowed MCP server reaches session/new');
+    // Allowed, but not bound to it (`agents`): an agent of a workspace's settings gets only servers bound to it or to "*".
+    assert.deepStrictEqual(await mcpServerNames(), [], 'an unbound MCP server does not reach a workspace agent’s session/new');
     assert.ok(!fs.existsSync(markers.project), 'the other workspace agent was not part of this consent');
 
     // Revoked with ACP: Manage Workspace Agent Consent: its process stops, and the preset is back.

@@ -38,7 +38,7 @@ suite('trust audit: consent decisions', function () {
   test('dismissed, refused, allowed and revoked: each is an event of the audit log, by the user, naming what would run', async () => {
     const { host } = await api();
     const since = (await host.audit.events()).length;
-    const ask = () => host.config.consent.ask([proposal], () => undefined);
+    const ask = () => host.config.consent.ask([proposal], { replaces: () => undefined, mcpServersOf: () => [] });
 
     answer = undefined;
     assert.strictEqual(await ask(), false);

@@ -40,14 +40,15 @@ describe('manifest', () => {
     assert.ok(!manifest.extensionKind.includes('ui'));
   });
 
-  test('mcpServers: an array of named stdio / http / sse servers, env and headers as string maps', () => {
+  test('mcpServers: an array of named stdio / http / sse servers, env and headers as string maps, bound to agents by name or "*"', () => {
     const setting = manifest.contributes.configuration.properties['acpHost.mcpServers'];
     assert.equal(setting.type, 'array');
     assert.deepEqual(setting.default, []);
     assert.deepEqual(setting.items.required, ['name']);
     assert.deepEqual(setting.items.properties.type.enum, ['stdio', 'http', 'sse']);
-    assert.deepEqual(Object.keys(setting.items.properties).sort(), ['args', 'command', 'env', 'headers', 'name', 'type', 'url']);
+    assert.deepEqual(Object.keys(setting.items.properties).sort(), ['agents', 'args', 'command', 'env', 'headers', 'name', 'type', 'url']);
     for (const key of ['env', 'headers']) assert.deepEqual(setting.items.properties[key].additionalProperties, { type: 'string' });
+    assert.deepEqual(setting.items.properties.agents.oneOf, [{ const: '*' }, { type: 'array', items: { type: 'string' } }]);
   });
 
   test('activates only on use: never "*" (views and commands activate it implicitly)', () => {

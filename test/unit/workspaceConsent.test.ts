@@ -150,11 +150,11 @@ describe('what the prompt shows', () => {
   ];
   const env = environmentProposal({ user: undefined, workspace: 'inherit' });
   if (env) proposals.push(env);
-  const detail = consentDetail(proposals, (name) => (name === 'Claude Code' ? 'the built-in' : undefined));
+  const detail = consentDetail(proposals, { replaces: (name) => (name === 'Claude Code' ? 'the built-in' : undefined), mcpServersOf: () => [] }).text;
 
   test('the exact command lines, working directory, env names, MCP commands and URLs, and what an agent replaces', () => {
     for (const expected of [
-      'Agent "Claude Code" (instead of the built-in Claude Code):',
+      'as agent "Claude Code" (instead of the built-in Claude Code)',
       'runs: /usr/bin/node "evil script.js"',
       'in: /tmp/x',
       'environment variables set: WS_TOKEN, ELECTRON_RUN_AS_NODE',

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { COMMAND_CHARS, shown } from '../../base/shownText';
 import { launchIdentity } from '../../runtime/agentIdentity';
 import type { SecretOwner } from '../../runtime/agentIdentity';
 import { agentPresets } from '../../runtime/presets';
@@ -15,8 +16,9 @@ export type SecretPrompter = (agentName: string, varName: string, prompt: string
 
 const inputBoxPrompter: SecretPrompter = async (agentName, varName, prompt) =>
   vscode.window.showInputBox({
-    title: `Sign in to ${agentName}`,
-    prompt: `${prompt}. Stored in VS Code's secret storage and passed to ${agentName} as ${varName}.`,
+    // The agent wrote the prompt and the variable's name: escaped, capped (shownText.ts).
+    title: `Sign in to ${shown(agentName)}`,
+    prompt: `${shown(prompt, COMMAND_CHARS)}. Stored in VS Code's secret storage and passed to ${shown(agentName)} as ${shown(varName)}.`,
     placeHolder: varName,
     password: true,
     ignoreFocusOut: true,
@@ -197,11 +199,13 @@ export function runLoginTerminal(spec: LoginTerminalSpec): Promise<LoginTerminal
  */
 export async function confirmLoginCommand(agentName: string, commandLine: string, agentCommand: string): Promise<boolean> {
   const run = 'Run in a Terminal';
+  // The command line first, and every value escaped and capped (shownText.ts): the agent chose the command, the settings the name.
+  const [name, line] = [shown(agentName), shown(commandLine, COMMAND_CHARS)];
   const answer = await vscode.window.showWarningMessage(
-    `${agentName} asks to run a command of its choosing to sign in`,
+    `${name} asks to run a command of its choosing to sign in`,
     {
       modal: true,
-      detail: `${commandLine}\n\nThis is not ${agentName}'s own command (${agentCommand}). Run it only if you trust it: it runs as you, in a terminal you type your credentials into.`,
+      detail: `${line}\n\nThis is not ${name}'s own command (${shown(agentCommand, COMMAND_CHARS)}). Run it only if you trust it: it runs as you, in a terminal you type your credentials into.`,
     },
     run,
   );

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { COMMAND_CHARS, shown } from '../../base/shownText';
 import { chosenChanges, describeRestore, planRestore, restoreChoices } from '../../session/restorePlan';
 import type { Earlier, Placement, RestoreCandidate, RestoreChange, RestorePlan } from '../../session/restorePlan';
 import { ContentCache } from '../editor/review/contentCache';
@@ -50,7 +51,7 @@ export async function confirmRestore(plan: RestorePlan, confirm: Confirm, messag
   return choice && chosenChanges(plan, choice.includeProtected);
 }
 
-/** A path as the user knows it: relative to its workspace folder. */
+/** A path as the user knows it: relative to its workspace folder; escaped and capped (shownText.ts), as the agent named the file. */
 export function relative(fsPath: string): string {
-  return vscode.workspace.asRelativePath(fsPath, false);
+  return shown(vscode.workspace.asRelativePath(fsPath, false), COMMAND_CHARS);
 }

@@ -9,8 +9,8 @@ import type { NewAuditEvent } from '../../audit/auditEvent';
 import type { AgentRuntime } from '../../runtime/agentRuntime';
 import type { AgentDefinition, ControllerSettings } from '../../runtime/ports';
 import type { McpServer } from '../../protocol';
-import { buildMcpServers, parseMcpServerSettings } from '../../runtime/mcpServers';
-import type { McpServerSetting } from '../../runtime/mcpServers';
+import { buildMcpServers, parseMcpServerSettings, serversFor } from '../../runtime/mcpServers';
+import type { McpReceiver, McpServerSetting } from '../../runtime/mcpServers';
 import { npxDirectory } from '../../runtime/npxDirectory';
 import type { InstalledAgent } from '../../runtime/registry/installed';
 import { agentPresets, commandLine, notFoundHint } from '../../runtime/presets';
@@ -54,6 +54,7 @@ function demoAgent(extensionPath: string): AgentChoice {
   return {
     name: DEMO_AGENT_NAME,
     identity: launchIdentity(BUILTIN, process.execPath, args),
+    origin: BUILTIN,
     commandLine: 'built-in demo (no model, no network)',
     launch: async () => ({ command: process.execPath, args, cwd: workspaceFolder(), env: { ...currentEnv(), ELECTRON_RUN_AS_NODE: '1' } }),
   };
@@ -64,6 +65,7 @@ function configuredAgent(entry: AgentSetting, origin: AgentOrigin, baseEnv: () =
   return {
     name: entry.name,
     identity: launchIdentity(origin, entry.command, entry.args),
+    origin,
     commandLine: commandLine(entry.command, entry.args),
     notFoundHint: notFoundHint(undefined),
     configuredEnv: entry.env,
@@ -182,15 +184,19 @@ export class AgentConfig implements vscode.Disposable {
     return agents;
   }
 
-  /** acpHost.mcpServers as sent in session/new: the user's, and those of the workspace's the user allowed (invalid entries are reported by name, never with their values). */
-  async mcpServers(report: (message: string) => void): Promise<McpServer[]> {
+  /**
+   * acpHost.mcpServers as sent in session/new to `agent`: the user's, and those of the workspace's
+   * the user allowed, that `agent` gets (mcpServers.ts `receives`). Invalid entries are reported
+   * by name, never with their values.
+   */
+  async mcpServers(agent: McpReceiver, report: (message: string) => void): Promise<McpServer[]> {
     const read = this.readMcpServers(report);
     const allowed = read.proposals.filter((proposal) => {
       const ok = this.consent.status(proposal) === 'allowed';
       if (!ok) this.consent.note(proposal, 'It is not given to agents.');
       return ok;
     });
-    const settings = mergeByName(read.user, allowed.map((p) => p.value)).map((m) => m.entry);
+    const settings = serversFor(mergeByName(read.user, allowed.map((p) => p.value)).map((m) => m.entry), agent);
     if (settings.length === 0) return [];
     return buildMcpServers(settings, await this.baseEnv(), report);
   }
@@ -212,10 +218,16 @@ export class AgentConfig implements vscode.Disposable {
   beforeStart(agentName: string): Promise<boolean> {
     const quiet = () => undefined;
     const agents = this.readAgents(quiet);
-    const proposals: Proposal[] = [...agents.proposals.filter((p) => p.name === agentName), ...this.readMcpServers(quiet).proposals, ...this.readEnvironment().proposals];
-    return this.consent.ask(proposals, (name) => {
-      if (agents.user.some((a) => a.name === name)) return 'your own';
-      return agentPresets().some((p) => p.name === name || p.formerNames.includes(name)) ? 'the built-in' : undefined;
+    const servers = this.readMcpServers(quiet);
+    const proposals: Proposal[] = [...agents.proposals.filter((p) => p.name === agentName), ...servers.proposals, ...this.readEnvironment().proposals];
+    const workspace: AgentOrigin = { kind: 'workspace', workspace: this.consent.workspace ?? '' };
+    return this.consent.ask(proposals, {
+      replaces: (name) => {
+        if (agents.user.some((a) => a.name === name)) return 'your own';
+        return agentPresets().some((p) => p.name === name || p.formerNames.includes(name)) ? 'the built-in' : undefined;
+      },
+      // What a workspace agent would get: the user's servers and the workspace's, if allowed.
+      mcpServersOf: (name) => serversFor(mergeByName(servers.user, servers.proposals.map((p) => p.value)).map((m) => m.entry), { name, origin: workspace }).map((s) => s.name),
     });
   }
 

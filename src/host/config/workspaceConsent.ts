@@ -3,16 +3,21 @@ import type { NewAuditEvent } from '../../audit/auditEvent';
 import { launchIdentity } from '../../runtime/agentIdentity';
 import { consentStatus, readDecisions, withDecision } from './consentRecords';
 import type { ConsentStatus, Decision } from './consentRecords';
-import { consentDetail, summarize } from './consentText';
+import { consentDetail, consentFullText, consentMessage, summarize } from './consentText';
+import type { ConsentContext } from './consentText';
 import type { Proposal } from './workspaceProposals';
+import { ReadOnlyDocuments } from '../editor/readOnlyDocuments';
 
 /** globalState key of every workspace's decisions: the user's machine keeps them, not the workspace. */
 const STATE_KEY = 'acpHost.workspaceConsent';
 
 export interface ConsentRequest {
+  /** The command line (or URL) itself when there is one to decide on. */
   message: string;
-  /** Every command line, working directory, env name and MCP server (consentText.ts). */
+  /** Every command line, working directory, env name and MCP server (consentText.ts): escaped, capped to fit the dialog. */
   detail: string;
+  /** Everything, no value cut (still escaped): what Show All opens; undefined when `detail` has it all. */
+  full: string | undefined;
   proposals: readonly Proposal[];
 }
 
@@ -27,12 +32,22 @@ const CONSENT_SUBJECT = 'workspace settings';
 
 const ALLOW = 'Allow';
 const DENY = 'Don’t Allow';
+const SHOW_ALL = 'Show All';
 
-/** Modal: the user answers before anything else happens (Cancel, or Escape, decides nothing). */
-const modalPrompter: ConsentPrompter = async ({ message, detail }) => {
-  const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW, DENY);
-  return answer === ALLOW ? 'allow' : answer === DENY ? 'deny' : undefined;
-};
+/**
+ * Modal: the user answers before anything else happens (Cancel, or Escape, decides nothing).
+ * When the dialog could not hold everything, Show All opens the whole text in a read-only
+ * editor and asks again.
+ */
+function modalPrompter(documents: ReadOnlyDocuments): ConsentPrompter {
+  return async ({ message, detail, full }) => {
+    for (;;) {
+      const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW, DENY, ...(full === undefined ? [] : [SHOW_ALL]));
+      if (answer !== SHOW_ALL || full === undefined) return answer === ALLOW ? 'allow' : answer === DENY ? 'deny' : undefined;
+      await vscode.window.showTextDocument(documents.add('Workspace settings to allow.txt', full), { preview: true });
+    }
+  };
+}
 
 const quickPickDecision: DecisionPicker = async (decisions) => {
   const items = decisions.map((decision) => ({
@@ -52,8 +67,10 @@ const quickPickDecision: DecisionPicker = async (decisions) => {
  * and no workspace value is used.
  */
 export class WorkspaceConsent implements vscode.Disposable {
+  /** Show All's documents: the whole text of a prompt. */
+  private readonly documents = new ReadOnlyDocuments('acp-host-consent', 5);
   /** How the user is asked; integration tests replace it. */
-  prompter: ConsentPrompter = modalPrompter;
+  prompter: ConsentPrompter = modalPrompter(this.documents);
   /** How ACP: Manage Workspace Agent Consent picks a decision; integration tests replace it. */
   picker: DecisionPicker = quickPickDecision;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -96,15 +113,17 @@ export class WorkspaceConsent implements vscode.Disposable {
   /**
    * Asks, in one prompt, about the proposals not decided yet, and remembers the answer for each.
    * False when the prompt was dismissed (nothing is remembered, and the caller starts nothing).
-   * `replaces(name)` says whose agent of that name a workspace agent would replace.
+   * `context` says whose agent a workspace agent would replace, and what MCP servers it would get.
    */
-  async ask(proposals: readonly Proposal[], replaces: (agentName: string) => string | undefined): Promise<boolean> {
+  async ask(proposals: readonly Proposal[], context: ConsentContext): Promise<boolean> {
     const workspace = this.workspace;
     const pending = proposals.filter((p) => this.status(p) === 'pending');
     if (pending.length === 0 || workspace === undefined) return true;
+    const detail = consentDetail(pending, context);
     const answer = await this.prompter({
-      message: `This workspace’s settings want ACP Host to run ${pending.length === 1 ? 'a command' : 'commands'} of their own. Allow?`,
-      detail: consentDetail(pending, replaces),
+      message: consentMessage(pending),
+      detail: detail.text,
+      full: detail.cut ? consentFullText(pending, context) : undefined,
       proposals: pending,
     });
     if (answer === undefined) {
@@ -161,5 +180,6 @@ export class WorkspaceConsent implements vscode.Disposable {
 
   dispose(): void {
     this.changed.dispose();
+    this.documents.dispose();
   }
 }

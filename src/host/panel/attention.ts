@@ -2,6 +2,7 @@ import vscode = require('vscode');
 import { AttentionMarks } from '../../session/attention';
 import type { MarkedTab } from '../../session/attention';
 import type { SessionTabs, Tab } from '../../session/sessionTabs';
+import { shown } from '../../base/shownText';
 import { setting } from '../config/settings';
 import { AgentViewProvider } from './agentView';
 
@@ -88,7 +89,8 @@ export class AttentionWatcher implements vscode.Disposable {
   }
 
   private tell({ key, controller }: Tab, what: string): void {
-    void this.notify(`${plain(controller.agentName)} (${plain(controller.label).slice(0, LABEL_MAX)}) ${what}.`, 'Show').then((choice) => {
+    // The label (a first prompt, or the agent's title) may run over lines: one line of it is enough here.
+    void this.notify(`${plain(controller.agentName)} (${plain(controller.label.replace(/[ \t\r\n]+/g, ' '), LABEL_MAX)}) ${what}.`, 'Show').then((choice) => {
       if (choice !== 'Show' || !this.tabs.get(key)) return;
       this.show(key);
       void vscode.commands.executeCommand(`${AgentViewProvider.viewId}.focus`);
@@ -103,7 +105,11 @@ export class AttentionWatcher implements vscode.Disposable {
   }
 }
 
-/** One line, and no markdown link: VS Code renders `[text](target)` in a notification as a link, and the label is the agent's. */
-function plain(text: string): string {
-  return text.replace(/[\s[\]]+/g, ' ').trim();
+/**
+ * No markdown link (VS Code renders `[text](target)` in a notification as a link), and what
+ * cannot be seen escaped, on one line, capped (shownText.ts): the name and the label are the
+ * settings' and the agent's.
+ */
+function plain(text: string, max?: number): string {
+  return shown(text.replace(/[[\]]+/g, ' ').trim(), max);
 }

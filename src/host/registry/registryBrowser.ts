@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
+import { shown } from '../../base/shownText';
 import { platformKey } from '../../runtime/registry/distribution';
 import { installAgent, removeInstalled } from '../../runtime/registry/install';
 import type { InstalledAgent } from '../../runtime/registry/installed';
@@ -101,7 +102,7 @@ export class RegistryBrowser {
     await this.host.installed.put(installed);
     if (replacing?.dir && replacing.dir !== installed.dir) await removeInstalled(this.agentsRoot, replacing);
     this.host.log.info(`ACP Registry: ${agent.name} ${agent.version} installed: ${installed.command} ${installed.args.join(' ')}`);
-    void vscode.window.showInformationMessage(`${agent.name} ${agent.version} is installed: it is in the agent picker.`, 'Start It').then((answer) => {
+    void vscode.window.showInformationMessage(`${shown(agent.name)} ${shown(agent.version)} is installed: it is in the agent picker.`, 'Start It').then((answer) => {
       if (answer) void this.host.chooseAgent(installed.name).catch((error: Error) => this.host.log.error(`Starting ${installed.name} failed: ${error.message}`));
     });
     return installed;

@@ -2,6 +2,7 @@
 // authors, how it installs here) and what is installed (with "update available: x → y"). Pure:
 // the host turns rows into QuickPick items. Registry text is shown as text: clipped, on one line,
 // and with `$(…)` (a codicon to a QuickPick) broken up.
+import { escapeHidden } from '../../base/shownText';
 import { chooseDistribution } from './distribution';
 import type { InstalledAgent } from './installed';
 import type { PlatformKey, RegistryAgent } from './registrySchema';
@@ -20,9 +21,9 @@ export interface ListingRow {
   installed?: InstalledAgent;
 }
 
-/** Registry text as plain text for a QuickPick. */
+/** Registry text as plain text for a QuickPick: what cannot be seen escaped (shownText.ts), then codicons broken up. */
 export function plain(text: string, max = 200): string {
-  const line = text.replace(/\s+/g, ' ').trim().replace(/\$\(/g, '$\u200b(');
+  const line = escapeHidden(text.replace(/\s+/g, ' ').trim()).replace(/\$\(/g, '$\u200b(');
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
