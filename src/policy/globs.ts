@@ -97,7 +97,7 @@ function parseGlob(glob: string): PatternTree {
           // `**/`: any number of segments, each with its `/`.
           items.push({ t: 'star', node: { t: 'seq', items: [{ t: 'star', node: NOT_SLASH }, SLASH] } });
           i++;
-        } else if (tokens[i - 1]?.k === 'slash') {
+        } else if (items[items.length - 1] === SLASH) {
           // `a/**`: `a` itself, or `a/` and anything below.
           items.pop();
           items.push({ t: 'alt', options: [EMPTY, { t: 'seq', items: [SLASH, { t: 'star', node: ANY }] }] });
