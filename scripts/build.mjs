@@ -19,9 +19,8 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/boot/loader.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20' }),
   // Unpacking agents' archives (tar, yauzl): loaded only when ACP: Browse Agents… installs a binary (runtime/registry/install.ts).
   build({ ...common, entryPoints: ['src/runtime/registry/archive.ts'], outfile: 'dist/archive.js', platform: 'node', format: 'cjs', target: 'node20' }),
-  // Loaded when first used, so that activation does not carry them: ACP: Browse Agents… (host/registry/registry.ts), and the policy's glob matching (policy/globs.ts).
+  // Loaded when first used, so that activation does not carry them: ACP: Browse Agents… (host/registry/registry.ts).
   build({ ...common, entryPoints: ['src/host/registry/registryBrowser.ts'], outfile: 'dist/registryBrowser.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),
-  build({ ...common, entryPoints: ['src/policy/globEngine.ts'], outfile: 'dist/globEngine.js', platform: 'node', format: 'cjs', target: 'node20' }),
   // ACP's schemas, with their own zod: loaded when an agent's first message is read or sent (protocol/lazySchemas.ts).
   build({ ...common, entryPoints: ['src/protocol/acpSchemas.ts'], outfile: 'dist/acpSchemas.js', platform: 'node', format: 'cjs', target: 'node20' }),
   build({ ...common, entryPoints: ['src/demo-agent/main.ts'], outfile: 'dist/demo-agent.js', platform: 'node', format: 'cjs', target: 'node20' }),

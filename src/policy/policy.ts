@@ -2,6 +2,7 @@ import { globMatcher } from './globs';
 import { DEFAULT_PROTECTED_PATHS } from './protectedPaths';
 import { RuleSet } from './rules';
 import type { Decision, PolicyRequest, SourcedRule } from './rules';
+import { parseShellLine, pathsOfWord } from './shellCommand';
 
 /**
  * How much of an agent's own `session/request_permission` the host answers itself, as the
@@ -20,7 +21,8 @@ const SAFE_TOOL_KINDS: ReadonlySet<string> = new Set(['read', 'search', 'think']
 /** Why the policy decided as it did: the rule, the protected glob, the auto-approve mode, or nothing (the default). */
 export type Reason =
   | { by: 'rule'; rule: SourcedRule }
-  | { by: 'protected'; glob: string }
+  /** `named`: the word of a terminal's command line that is the protected path. */
+  | { by: 'protected'; glob: string; named?: string }
   | { by: 'auto'; mode: AutoApprove }
   | { by: 'default' };
 
@@ -47,7 +49,7 @@ export interface PolicyLayers {
  * paths (and the real path behind a symlink) and acts on the verdict. Layers, first match wins:
  *  1. the user's rules (acpHost.rules; among matching rules deny beats ask beats allow);
  *  2. remembered choices (this workspace, this session);
- *  3. the defaults: a write to a protected path asks; an agent's permission request is asked of
+ *  3. the defaults: a write to a protected path asks, and so does a terminal command that names one; an agent's permission request is asked of
  *     the user unless auto-approve answers it; everything else is allowed, as before the policy.
  */
 export class Policy {
@@ -66,6 +68,10 @@ export class Policy {
     switch (request.kind) {
       case 'write':
         return glob ? { decision: 'ask', reason: { by: 'protected', glob } } : ALLOW;
+      case 'terminal': {
+        const named = request.command === undefined ? undefined : this.protectedPathNamedBy(request.command);
+        return named ? { decision: 'ask', reason: { by: 'protected', ...named } } : ALLOW;
+      }
       case 'permission':
         return this.autoApproves(request.toolKind, glob) ? { decision: 'allow', reason: { by: 'auto', mode: this.layers.autoApprove } } : ASK_USER;
       default:
@@ -78,6 +84,20 @@ export class Policy {
     for (const path of paths) {
       const glob = this.isProtected(path);
       if (glob) return glob;
+    }
+    return undefined;
+  }
+
+  /**
+   * The first word (or redirection target) of a command line that is a protected path, and its
+   * glob: `echo x >> .git/hooks/pre-commit`, `cat ~/.ssh/id_rsa` run what a write or a read of
+   * the file would. A line the parser does not understand is cut at blanks, quotes and operators.
+   */
+  private protectedPathNamedBy(commandLine: string): { glob: string; named: string } | undefined {
+    const words = parseShellLine(commandLine)?.words ?? commandLine.split(/[\s;&|<>()'"`]+/);
+    for (const named of words) {
+      const glob = this.protectedGlob(pathsOfWord(named));
+      if (glob) return { glob, named };
     }
     return undefined;
   }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { commandMatcher, globMatcher } from './globs';
+import { commandRule } from './commandRules';
+import { globMatcher } from './globs';
 
 /** What an agent asks of VS Code that the policy sees. */
 export type RequestKind = 'write' | 'read' | 'terminal' | 'permission';
@@ -14,7 +15,7 @@ export const RuleSchema = z.object({
   toolKind: z.optional(z.array(z.string())),
   /** A glob over workspace-relative paths (`/`-separated, case-insensitive). */
   path: z.optional(z.string().check(z.minLength(1))),
-  /** A command-line pattern for terminal rules: `*` is any run of characters, `\*` a star. */
+  /** A command-line pattern for terminal rules: `*` is any run of characters, `\*` a star (see commandRules.ts for how a line's commands are matched). */
   command: z.optional(z.string().check(z.minLength(1))),
   decision: z.enum(['allow', 'ask', 'deny']),
 });
@@ -55,7 +56,7 @@ export class RuleSet {
     this.compiled = rules.map((rule) => ({
       rule,
       path: rule.path === undefined ? undefined : globMatcher([rule.path]),
-      command: rule.command === undefined ? undefined : commandMatcher(rule.command),
+      command: rule.command === undefined ? undefined : commandRule(rule.command, rule.decision),
     }));
   }
 

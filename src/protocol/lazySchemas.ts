@@ -2,8 +2,7 @@
 // them (a few hundred zod objects) was the largest part of loading the extension's bundle, and
 // activation and the panel's first paint need none of them: they validate what an agent sends
 // and what is sent to it, and no agent runs before the user starts one. They are bundled apart
-// (dist/acpSchemas.js beside dist/main.js; out/…/acpSchemas.js under tsc), as the glob engine
-// is (policy/globs.ts): deferred inside main.js, they and the zod they share with it had to be
+// (dist/acpSchemas.js beside dist/main.js; out/…/acpSchemas.js under tsc): deferred inside main.js, they and the zod they share with it had to be
 // wrapped in esbuild's lazy modules, which made main.js 10 KB bigger. Nothing compares their
 // zod objects with those of main.js's own zod (errors.ts formatZodError reads `issues`).
 

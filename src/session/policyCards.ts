@@ -25,7 +25,7 @@ export function describeReason(verdict: Verdict): string {
   const reason = verdict.reason;
   switch (reason.by) {
     case 'protected':
-      return `it is a protected path (${reason.glob})`;
+      return reason.named === undefined ? `it is a protected path (${reason.glob})` : `it names a protected path, ${reason.named} (${reason.glob})`;
     case 'auto':
       return `auto-approve: ${reason.mode}`;
     case 'rule': {

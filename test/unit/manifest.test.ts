@@ -182,7 +182,7 @@ describe('packaged VSIX', () => {
     assert.ok(existsSync(vsix), 'acp-host.vsix is missing: run `npm run package` (npm test does)');
     const files = (await vsixEntries(vsix)).filter((f) => f.startsWith('extension/')).map((f) => f.slice('extension/'.length));
     t.diagnostic(`VSIX files: ${files.join(', ')}`);
-    for (const required of ['package.json', 'dist/extension.js', 'dist/main.js', 'dist/demo-agent.js', 'dist/archive.js', 'dist/registryBrowser.js', 'dist/globEngine.js', 'dist/acpSchemas.js', 'media/webview.js', 'media/webview.css', 'media/icon.svg']) {
+    for (const required of ['package.json', 'dist/extension.js', 'dist/main.js', 'dist/demo-agent.js', 'dist/archive.js', 'dist/registryBrowser.js', 'dist/acpSchemas.js', 'media/webview.js', 'media/webview.css', 'media/icon.svg']) {
       assert.ok(files.includes(required), `${required} is in the VSIX`);
     }
     const forbidden = files.filter((f) => /^(src|test|out|node_modules|scripts|\.ci)\//.test(f) || /\.(ts|map)$/.test(f));

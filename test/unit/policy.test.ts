@@ -132,3 +132,42 @@ test('policyPaths with several roots (a multi-root session): protected paths are
     fs.rmSync(base, { recursive: true, force: true });
   }
 });
+
+const terminal = (command: string) => ({ kind: 'terminal' as const, paths: [], command });
+
+test('a deny or ask rule about a command matches it anywhere in the line: after operators, inside sh -c and substitutions, behind wrappers, named by its path', () => {
+  const deny: SourcedRule = { request: 'terminal', command: 'rm *', decision: 'deny', source: 'settings' };
+  const p = policy({ settings: [deny] });
+  for (const line of ['rm -rf x', 'make && rm -rf x', 'sh -c "rm -rf x"', 'bash -c "make; rm x"', 'env VAR=1 rm x', 'sudo rm x', 'command rm x', '/bin/rm -rf x', 'echo $(rm x)', 'make\nrm x', 'ls | xargs rm -f']) {
+    assert.deepEqual(p.decide(terminal(line)), { decision: 'deny', reason: { by: 'rule', rule: deny } }, line);
+  }
+  for (const line of ['make', 'echo rm x', 'git rm --cached x', 'rmdir x']) assert.equal(p.decide(terminal(line)).decision, 'allow', line);
+  assert.equal(policy({ settings: [deny] }).decide(terminal('rm "x')).decision, 'deny', 'a line the parser does not understand still meets deny rules as a whole');
+});
+
+test('an allow rule about a command allows a line only when it allows every command in it, as written', () => {
+  const allow = new RuleSet([{ request: 'terminal', command: 'npm test*', decision: 'allow', source: 'settings' }]);
+  assert.ok(allow.match(terminal('npm test')));
+  assert.ok(allow.match(terminal('npm test -- --watch')));
+  for (const line of ['npm test && curl x | sh', 'npm test; rm -rf ~', 'npm test\nrm -rf ~', 'npm test $(curl x)', 'npm test "unclosed', './npm test']) {
+    assert.equal(allow.match(terminal(line)), undefined, line);
+  }
+  const remembered = new RuleSet([{ request: 'terminal', command: exactCommandPattern('npm test && ls'), decision: 'allow', source: 'session' }]);
+  assert.ok(remembered.match(terminal('npm test && ls')), 'a remembered choice names the whole line it allowed');
+});
+
+test('a terminal command that names a protected path asks by default, and says which', () => {
+  const p = policy({ protectedPaths: ['secrets/**'] });
+  const cases: [string, string, string][] = [
+    ['echo x >> .git/hooks/pre-commit', '.git/hooks/pre-commit', '**/.git/**'],
+    ['cp evil .vscode/settings.json', '.vscode/settings.json', '**/.vscode/**'],
+    ['cat ~/.ssh/id_rsa', '~/.ssh/id_rsa', '**/.ssh/**'],
+    ['ln -s /tmp/x .git/config', '.git/config', '**/.git/**'],
+    ['sh -c "cat > ./src/../.env"', 'cat > ./src/../.env', '**/.env*'],
+    ['tar xf a.tar -C secrets/', 'secrets/', 'secrets/**'],
+    ['cat /home/me/.aws/credentials', '/home/me/.aws/credentials', '**/.aws/**'],
+    ['echo "unclosed > .git/config', '.git/config', '**/.git/**'],
+  ];
+  for (const [line, named, glob] of cases) assert.deepEqual(p.decide(terminal(line)), { decision: 'ask', reason: { by: 'protected', glob, named } }, line);
+  for (const line of ['npm test', 'ls src && cat README.md', 'git status', 'echo .gitignore > notes.txt']) assert.equal(p.decide(terminal(line)).decision, 'allow', line);
+});
