@@ -26,6 +26,8 @@ export const AuditEventSchema = z.object({
   kind: z.enum(AUDIT_KINDS),
   /** The path as the agent named it, the command line, or the tool call's title for a permission. */
   target: z.string(),
+  /** Where a path really is, when that differs from `target` as named (a symlink, `..`): what was judged and served. */
+  resolved: z.optional(z.string()),
   decision: z.enum(AUDIT_DECISIONS),
   by: z.enum(AUDIT_DECIDERS),
   /** The rule that decided, when one did. */

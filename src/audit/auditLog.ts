@@ -142,12 +142,13 @@ export class AuditLog {
       sessionId: optional(event.sessionId, maxName),
       kind: event.kind,
       target: text(event.target, maxText),
+      resolved: optional(event.resolved, maxText),
       decision: event.decision,
       by: event.by,
       rule: optional(event.rule, maxName),
       detail: optional(event.detail, maxText),
     };
-    for (const key of ['sessionId', 'rule', 'detail'] as const) if (tidy[key] === undefined) delete tidy[key];
+    for (const key of ['sessionId', 'resolved', 'rule', 'detail'] as const) if (tidy[key] === undefined) delete tidy[key];
     return tidy;
   }
 }

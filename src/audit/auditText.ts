@@ -4,7 +4,8 @@ import type { AuditLimits } from './auditLog';
 
 /**
  * `2025-12-04 17:23:01Z  allowed    write       /w/src/a.ts  by default · Claude Code, session 1a2b… · 120 characters`:
- * time, decision and kind in columns, then what it was about, then who decided and the rest.
+ * time, decision and kind in columns, then what it was about (`named → real` when a path
+ * resolved elsewhere), then who decided and the rest.
  * Line breaks inside a value (a multi-line command) are shown as ⏎, so an event is one line.
  */
 export function auditLine(event: AuditEvent): string {
@@ -12,7 +13,7 @@ export function auditLine(event: AuditEvent): string {
   const who = event.rule ? `by ${event.by} (${event.rule})` : `by ${event.by}`;
   const where = event.sessionId ? `${event.agent}, session ${event.sessionId}` : event.agent;
   const parts = [who, where, ...(event.detail ? [event.detail] : [])];
-  return oneLine(`${time}  ${event.decision.padEnd(9)}  ${event.kind.padEnd(10)}  ${event.target}  ${parts.join(' · ')}`);
+  return oneLine(`${time}  ${event.decision.padEnd(9)}  ${event.kind.padEnd(10)}  ${event.target}${event.resolved ? ` → ${event.resolved}` : ''}  ${parts.join(' · ')}`);
 }
 
 /** The document: what it is, then every event, oldest first. */

@@ -42,12 +42,12 @@ export function agentPorts(from: PortSources, owner: (() => AgentSession | undef
   });
   return {
     ...audit.ports(agentName, {
-      read: async (request, onSource) => {
-        const text = await readTextFile(request, roots(), logs.connectionLog, onSource);
-        await policy.markRead(request.path, roots());
+      read: async (request, target, onSource) => {
+        const text = await readTextFile(request, target, logs.connectionLog, onSource);
+        policy.markRead(target);
         return text;
       },
-      write: (request, signal) => writeTextFile(request, roots(), { log: logs.connectionLog, beforeWrite: (uri) => reviewer.beforeWrite(uri), signal }),
+      write: (request, target, signal) => writeTextFile(request, target, { log: logs.connectionLog, beforeWrite: (uri) => reviewer.beforeWrite(uri), signal }),
       terminals,
     }),
     log: logs.connectionLog,

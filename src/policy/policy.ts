@@ -3,6 +3,8 @@ import { DEFAULT_PROTECTED_PATHS } from './protectedPaths';
 import { RuleSet } from './rules';
 import type { Decision, PolicyRequest, SourcedRule } from './rules';
 import { parseShellLine, pathsOfWord } from './shellCommand';
+import { shortNames, windowsForms } from './windowsNames';
+import type { ShortNames } from './windowsNames';
 
 /**
  * How much of an agent's own `session/request_permission` the host answers itself, as the
@@ -18,11 +20,18 @@ export const AUTO_APPROVE_MODES: readonly AutoApprove[] = ['off', 'safe', 'allBu
  */
 const SAFE_TOOL_KINDS: ReadonlySet<string> = new Set(['read', 'search', 'think']);
 
-/** Why the policy decided as it did: the rule, the protected glob, the auto-approve mode, or nothing (the default). */
+/**
+ * Why the policy decided as it did: the rule, the protected glob (and, when only the path's
+ * absolute form shows it, that form: a workspace folder inside `.git`), the auto-approve mode,
+ * or nothing (the default).
+ */
 export type Reason =
   | { by: 'rule'; rule: SourcedRule }
-  /** `named`: the word of a terminal's command line that is the protected path. */
-  | { by: 'protected'; glob: string; named?: string }
+  /**
+   * `named`: the word of a terminal's command line that is the protected path; `absolute`: the
+   * absolute form that shows it when no workspace-relative one does.
+   */
+  | { by: 'protected'; glob: string; named?: string; absolute?: string }
   | { by: 'auto'; mode: AutoApprove }
   | { by: 'default' };
 
@@ -42,32 +51,45 @@ export interface PolicyLayers {
   autoApprove: AutoApprove;
   /** Tool kinds the user added to those `safe` answers (acpHost.autoApprove's `alsoSafe`). */
   alsoSafe?: readonly string[];
+  /** Compare names as Windows stores them (windowsNames.ts): trailing dots and spaces, 8.3 short names, streams. */
+  windowsNames?: boolean;
 }
 
 /**
- * The policy over what an agent asks of VS Code. Pure: the host hands it workspace-relative
- * paths (and the real path behind a symlink) and acts on the verdict. Layers, first match wins:
+ * The policy over what an agent asks of VS Code. Pure: the host hands it every form of the paths
+ * (relative to each workspace folder, absolute, and the real path behind a symlink) and acts on
+ * the verdict. Layers, first match wins:
  *  1. the user's rules (acpHost.rules; among matching rules deny beats ask beats allow);
  *  2. remembered choices (this workspace, this session);
  *  3. the defaults: a write to a protected path asks, and so does a terminal command that names one; an agent's permission request is asked of
  *     the user unless auto-approve answers it; everything else is allowed, as before the policy.
+ * A path is protected when any of its forms is. An allow rule speaks of names relative to the
+ * workspace folders: where only the absolute form is protected (a folder inside `.git`), no
+ * allow rule about paths opens it.
  */
 export class Policy {
   private readonly isProtected: (path: string) => string | undefined;
+  private readonly shortNames: ShortNames | undefined;
 
   constructor(private readonly layers: PolicyLayers) {
-    this.isProtected = globMatcher([...DEFAULT_PROTECTED_PATHS, ...layers.protectedPaths]);
+    const globs = [...DEFAULT_PROTECTED_PATHS, ...layers.protectedPaths];
+    this.isProtected = globMatcher(globs);
+    this.shortNames = layers.windowsNames ? shortNames(globs) : undefined;
   }
 
-  decide(request: PolicyRequest): Verdict {
+  decide(asked: PolicyRequest): Verdict {
+    const request = this.stored(asked);
+    const absolute = request.absolutePaths ?? [];
+    const glob = this.protectedGlob([...request.paths, ...absolute]);
+    const hidden = glob !== undefined && this.protectedGlob(request.paths) === undefined;
     for (const rules of [this.layers.settings, this.layers.remembered]) {
       const rule = rules.match(request);
-      if (rule) return { decision: rule.decision, reason: { by: 'rule', rule } };
+      if (rule && !(hidden && rule.decision === 'allow' && rule.path !== undefined)) return { decision: rule.decision, reason: { by: 'rule', rule } };
     }
-    const glob = this.protectedGlob(request.paths);
+    const reason = glob && { by: 'protected' as const, glob, ...(hidden ? { absolute: absolute.find((a) => this.isProtected(a)) } : {}) };
     switch (request.kind) {
       case 'write':
-        return glob ? { decision: 'ask', reason: { by: 'protected', glob } } : ALLOW;
+        return reason ? { decision: 'ask', reason } : ALLOW;
       case 'terminal': {
         const named = request.command === undefined ? undefined : this.protectedPathNamedBy(request.command);
         return named ? { decision: 'ask', reason: { by: 'protected', ...named } } : ALLOW;
@@ -96,10 +118,18 @@ export class Policy {
   private protectedPathNamedBy(commandLine: string): { glob: string; named: string } | undefined {
     const words = parseShellLine(commandLine)?.words ?? commandLine.split(/[\s;&|<>()'"`]+/);
     for (const named of words) {
-      const glob = this.protectedGlob(pathsOfWord(named));
+      const glob = this.protectedGlob(this.stored({ kind: 'terminal', paths: pathsOfWord(named) }).paths);
       if (glob) return { glob, named };
     }
     return undefined;
+  }
+
+  /** On Windows, the request with each path also in the forms Windows stores it as: an allow must then cover those too. */
+  private stored(request: PolicyRequest): PolicyRequest {
+    const short = this.shortNames;
+    if (!short) return request;
+    const all = (paths: readonly string[]) => [...new Set(paths.flatMap((p) => [p, ...windowsForms(p, short)]))];
+    return { ...request, paths: all(request.paths), ...(request.absolutePaths ? { absolutePaths: all(request.absolutePaths) } : {}) };
   }
 
   private autoApproves(toolKind: string | undefined, protectedGlob: string | undefined): boolean {

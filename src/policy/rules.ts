@@ -28,8 +28,14 @@ export interface SourcedRule extends Rule {
 /** What one request offers the rules to match on. */
 export interface PolicyRequest {
   kind: RequestKind;
-  /** The paths it touches, workspace-relative and `/`-separated: as named and, through symlinks, as they really are. */
+  /**
+   * The names of the paths it touches, `/`-separated: relative to every workspace folder each
+   * lies in (a path in none: absolute without the root), as named and, through symlinks, as it
+   * really is. A deny or ask rule matches when any does; an allow only when every one is allowed.
+   */
   paths: readonly string[];
+  /** Their absolute forms without the root, which only the protected list sees: a folder inside `.git` protects all below it. */
+  absolutePaths?: readonly string[];
   /** A terminal's command line. */
   command?: string;
   /** A permission's tool kind. */
@@ -45,9 +51,11 @@ interface CompiledRule {
 }
 
 /**
- * Rules compiled once. A rule matches a request when every field it names matches (a path rule
- * matches when any of the request's paths does, so a symlink cannot hide a protected target);
- * among the rules that match, the strictest decides: deny over ask over allow.
+ * Rules compiled once. A rule matches a request when every field it names matches; among the
+ * rules that match, the strictest decides: deny over ask over allow. A deny or ask path rule
+ * matches when any of the request's paths does; an allow only counts when every path is allowed
+ * (by it or another allow rule of the set): a symlink `src/notes.txt` to `.git/config`, or a
+ * folder listed twice, cannot be opened by an allow that speaks of one name of it.
  */
 export class RuleSet {
   private readonly compiled: CompiledRule[];
@@ -62,14 +70,20 @@ export class RuleSet {
 
   match(request: PolicyRequest): SourcedRule | undefined {
     let best: SourcedRule | undefined;
+    let allow: SourcedRule | undefined;
+    const allowed = new Set<string>();
     for (const { rule, path, command } of this.compiled) {
       if (rule.request !== '*' && rule.request !== request.kind) continue;
       if (rule.toolKind && !(request.toolKind !== undefined && rule.toolKind.includes(request.toolKind))) continue;
-      if (path && !request.paths.some((p) => path(p) !== undefined)) continue;
+      const named = path ? request.paths.filter((p) => path(p) !== undefined) : request.paths;
+      if (path && named.length === 0) continue;
       if (command && !(request.command !== undefined && command(request.command))) continue;
-      if (!best || STRICTNESS[rule.decision] > STRICTNESS[best.decision]) best = rule;
+      if (rule.decision === 'allow') {
+        allow ??= rule;
+        for (const p of named) allowed.add(p);
+      } else if (!best || STRICTNESS[rule.decision] > STRICTNESS[best.decision]) best = rule;
     }
-    return best;
+    return best ?? (allow && request.paths.every((p) => allowed.has(p)) ? allow : undefined);
   }
 }
 

@@ -1,13 +1,14 @@
 // The host's fs and terminal ports, recording what they served in the workspace's audit log.
 // These record what VS Code did with a request ACP Host let through: written, read from disk,
-// started, or refused by the workspace confinement (-32602), or failed. (A decision of ACP
-// Host's policy over the request is the policy's to record.) No vscode: unit-tested with fakes.
+// started, or refused (-32602: not a regular file, too large), or failed. (A decision of ACP
+// Host's policy over the request, and a path confinement refuses, are the policy gate's to record.) No vscode: unit-tested with fakes.
 import type { NewAuditEvent } from '../audit/auditEvent';
 import type { CreateTerminalRequest, ReadTextFileRequest } from '../protocol';
 import { ErrorCodes, RpcError } from '../protocol/errors';
 import { withCreate } from './ports';
 import type { AgentPorts, TerminalPort } from './ports';
 import { commandLine } from './presets';
+import type { ResolvedPath } from './resolvedPath';
 
 /** Records one event of one agent's. */
 export type AuditRecorder = (event: Omit<NewAuditEvent, 'agent'>) => void;
@@ -15,7 +16,12 @@ export type AuditRecorder = (event: Omit<NewAuditEvent, 'agent'>) => void;
 /** Where a read was served from: an open editor's buffer is the user's own, and not recorded. */
 export type ReadSource = 'buffer' | 'disk';
 /** `fs/read_text_file` as served by the host, which says where it read from before reading. */
-export type SourcedRead = (request: ReadTextFileRequest, onSource: (source: ReadSource) => void) => Promise<string>;
+export type SourcedRead = (request: ReadTextFileRequest, target: ResolvedPath, onSource: (source: ReadSource) => void) => Promise<string>;
+
+/** The path served, beside the one named, when they differ (a symlink, `..`): what the audit log keeps of a ResolvedPath. */
+export function resolvedField(target: ResolvedPath): { resolved?: string } {
+  return target.real === target.requested ? {} : { resolved: target.real };
+}
 
 /** How a request that threw went: refused by the workspace's confinement of paths, or failed. */
 function outcome(error: unknown): Pick<NewAuditEvent, 'decision' | 'by' | 'detail'> {
@@ -23,13 +29,13 @@ function outcome(error: unknown): Pick<NewAuditEvent, 'decision' | 'by' | 'detai
   return { decision: refused ? 'denied' : 'failed', by: 'default', detail: (error as Error).message };
 }
 
-/** Reads from disk are recorded, and refused ones (a refusal comes before any buffer is looked at); reads of open buffers are not. */
+/** Reads from disk are recorded, and refused ones (not a regular file, too large); reads of open buffers are not. */
 export function auditReads(read: SourcedRead, record: AuditRecorder): AgentPorts['readTextFile'] {
-  return async (request) => {
+  return async (request, target) => {
     let source: ReadSource | undefined;
-    const event = { kind: 'read', sessionId: request.sessionId, target: request.path } as const;
+    const event = { kind: 'read', sessionId: request.sessionId, target: request.path, ...resolvedField(target) } as const;
     try {
-      const text = await read(request, (s) => (source = s));
+      const text = await read(request, target, (s) => (source = s));
       if (source === 'disk') record({ ...event, decision: 'allowed', by: 'default', ...lineRange(request) });
       return text;
     } catch (error) {
@@ -40,10 +46,10 @@ export function auditReads(read: SourcedRead, record: AuditRecorder): AgentPorts
 }
 
 export function auditWrites(write: NonNullable<AgentPorts['writeTextFile']>, record: AuditRecorder): NonNullable<AgentPorts['writeTextFile']> {
-  return async (request, signal) => {
-    const event = { kind: 'write', sessionId: request.sessionId, target: request.path } as const;
+  return async (request, target, signal) => {
+    const event = { kind: 'write', sessionId: request.sessionId, target: request.path, ...resolvedField(target) } as const;
     try {
-      await write(request, signal);
+      await write(request, target, signal);
       record({ ...event, decision: 'allowed', by: 'default', detail: `${request.content.length} characters` });
     } catch (error) {
       record({ ...event, ...outcome(error) });

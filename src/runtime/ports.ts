@@ -20,6 +20,7 @@ import type { PolicyLayers } from '../policy/policy';
 import type { Rule, SourcedRule } from '../policy/rules';
 import type { AgentOrigin, SecretOwner } from './agentIdentity';
 import type { McpReceiver } from './mcpServers';
+import type { ResolvedPath } from './resolvedPath';
 import type { SecretScrubber } from './secrets';
 
 // What the agent layer (runtime and sessions) needs from VS Code, as plain functions and data,
@@ -78,9 +79,10 @@ export interface LoginTerminalResult {
  * Optional ports are capabilities: what is absent is not advertised (ACP §14.3).
  */
 export interface AgentPorts {
-  readTextFile(request: ReadTextFileRequest): Promise<string>;
-  /** `signal`: the agent cancelled the write; what has not been applied yet is not. */
-  writeTextFile?(request: WriteTextFileRequest, signal?: AbortSignal): Promise<void>;
+  /** Reads `target`: the request's path, confined and resolved once by the policy gate (what the policy judged). */
+  readTextFile(request: ReadTextFileRequest, target: ResolvedPath): Promise<string>;
+  /** Writes `target`, as read does. `signal`: the agent cancelled the write; what has not been applied yet is not. */
+  writeTextFile?(request: WriteTextFileRequest, target: ResolvedPath, signal?: AbortSignal): Promise<void>;
   terminals?: TerminalPort;
   log: ConnectionLog;
   onTrace(agentName: string, direction: TraceDirection, message: unknown): void;
@@ -117,24 +119,18 @@ export interface AgentPorts {
    * and URL cards whose Open the host serves; both modes are advertised only with it.
    */
   forms?: boolean;
-  /** ACP Host's policy over what agents ask (session/policyGate.ts); without it every request is served as asked. */
+  /** ACP Host's policy over what agents ask (session/policyGate.ts); without it every request is served as asked (paths still confined). */
   policy?: PolicyPort;
 }
 
-/** What the policy needs from the host: settings, paths as the workspace sees them, remembered choices. */
+/** What the policy needs from the host: settings, remembered choices, the state of the editors. */
 export interface PolicyPort {
   /** What `agentName`'s requests are decided by now: the same object until a setting or a remembered choice changes. */
   layers(agentName: string): Omit<PolicyLayers, 'remembered'> & { workspace: readonly SourcedRule[] };
-  /**
-   * `path`'s forms relative to the root of `roots` it is in, `/`-separated: as named and, through
-   * symlinks, as it really is. Undefined when confinement to `roots` (a session's) refuses the
-   * path: serving it then fails with -32602, which needs no question first.
-   */
-  relativePaths(path: string, roots: readonly string[]): Promise<string[] | undefined>;
   /** "Always in this workspace": kept with the workspace, listed and revocable. */
   rememberForWorkspace(rule: Rule): void;
-  /** Why this write needs a yes even where the policy allows it (the user's unsaved edit changed since the agent read it). */
-  writeConcern?(request: WriteTextFileRequest, roots: readonly string[]): Promise<string | undefined>;
+  /** Why this write to `target` needs a yes even where the policy allows it (the user's unsaved edit changed since the agent read it). */
+  writeConcern?(target: ResolvedPath): Promise<string | undefined>;
 }
 
 export interface AgentDefinition extends SecretOwner {

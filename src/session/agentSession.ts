@@ -285,7 +285,7 @@ export class AgentSession {
       onPermission: (request, signal) => this.gate.permission(request, () => askAudited({ agent: this.agentName, transcript: this.transcript, record: this.ports.audit?.bind(this.ports) }, request, signal)),
       onElicitation: (request, signal) => this.elicitations.create(request, signal),
       onElicitationComplete: (elicitationId) => this.elicitations.complete(elicitationId),
-      readTextFile: (request, signal) => this.gate.readTextFile(request, (r) => this.ports.readTextFile(r), signal),
+      readTextFile: (request, signal) => this.gate.readTextFile(request, (r, target) => this.ports.readTextFile(r, target), signal),
       writeTextFile: writeTextFile && ((request, signal) => this.gate.writeTextFile(request, writeTextFile, signal)),
       terminals: this.gate.terminals(terminals),
       onAgentExit: (detail) => this.lifecycle.agentExited(detail),

@@ -25,7 +25,9 @@ export function describeReason(verdict: Verdict): string {
   const reason = verdict.reason;
   switch (reason.by) {
     case 'protected':
-      return reason.named === undefined ? `it is a protected path (${reason.glob})` : `it names a protected path, ${reason.named} (${reason.glob})`;
+      if (reason.named !== undefined) return `it names a protected path, ${reason.named} (${reason.glob})`;
+      // A folder inside a protected one: the card names it relative to that folder, the reason shows where it is.
+      return `it is a protected path (${reason.glob}${reason.absolute === undefined ? '' : ` as /${reason.absolute}`})`;
     case 'auto':
       return `auto-approve: ${reason.mode}`;
     case 'rule': {

@@ -11,6 +11,8 @@ import { COMMAND_CHARS, escapeHidden, shown } from '../base/shownText';
 import { commandLine } from '../runtime/presets';
 import { withCreate } from '../runtime/ports';
 import type { PolicyPort, TerminalPort } from '../runtime/ports';
+import { resolvedField } from '../runtime/auditedPorts';
+import { ResolvedPath, judgedForms } from '../runtime/resolvedPath';
 import { HOST_ASK_OPTIONS, HOST_ASK_ONCE_OPTIONS, describeReason, pickOption, relatedTool } from './policyCards';
 import type { HostAnswer } from './policyCards';
 import type { Transcript } from './transcript';
@@ -23,7 +25,9 @@ interface Subject {
   verb: 'write' | 'read' | 'run';
   /** The path (absolute, as the agent named it) or the command line. */
   target: string;
-  /** How the card shows it: workspace-relative for a path. */
+  /** Where the path really is, when that differs from `target`: the audit log keeps both. */
+  resolved?: string;
+  /** How the card shows it: workspace-relative for a path, with the real target of a symlink (`src/notes.txt → .git/config`). */
   shown: string;
   toolKind: 'edit' | 'read' | 'execute';
 }
@@ -33,9 +37,12 @@ interface Subject {
  * `session/request_permission` passes the policy (src/policy/) before it touches VS Code. Allow
  * serves it; deny answers the agent with an error and does nothing; ask puts the question on
  * the transcript (the tool call's card when one is running) and waits for the user, whose
- * "for this session" and "always in this workspace" become rules. Without a policy port
- * (tests, the bench) every request is served as asked. Each takes the signal of the agent's
- * request: cancelled (`$/cancel_request`), its question is withdrawn and it is not served.
+ * "for this session" and "always in this workspace" become rules. A read or write is resolved
+ * once (runtime/resolvedPath.ts): the policy judges that resolution and the read or write gets
+ * it, and a path that cannot be resolved is refused (-32602) before anything is asked. Without a
+ * policy port (tests, the bench) every request is served as asked, its path still confined.
+ * Each takes the signal of the agent's request: cancelled (`$/cancel_request`), its question is
+ * withdrawn and it is not served.
  */
 export class PolicyGate {
   /** "Allow for this session" choices: they end with the session. */
@@ -53,20 +60,23 @@ export class PolicyGate {
     private readonly record?: (event: NewAuditEvent) => void,
   ) {}
 
-  async readTextFile(request: ReadTextFileRequest, serve: (request: ReadTextFileRequest) => Promise<string>, signal?: AbortSignal): Promise<string> {
-    const paths = await this.port?.relativePaths(request.path, this.roots());
-    // No paths: a path confinement refuses, which serving answers (-32602) without a question.
-    if (paths) await this.check({ kind: 'read', paths }, { kind: 'read', sessionId: request.sessionId, verb: 'read', target: request.path, shown: paths[0] ?? request.path, toolKind: 'read' }, undefined, signal);
+  async readTextFile(request: ReadTextFileRequest, serve: (request: ReadTextFileRequest, target: ResolvedPath) => Promise<string>, signal?: AbortSignal): Promise<string> {
+    const target = await this.resolve(request, 'read');
+    if (this.port) await this.check(pathRequest('read', target), { ...pathSubject(request, target), kind: 'read', verb: 'read', toolKind: 'read' }, undefined, signal);
     throwIfCancelled(signal, 'fs/read_text_file');
-    return serve(request);
+    return serve(request, target);
   }
 
   /** `serve` gets the signal too: a write cancelled before VS Code applies it is not applied. */
-  async writeTextFile(request: WriteTextFileRequest, serve: (request: WriteTextFileRequest, signal?: AbortSignal) => Promise<void>, signal?: AbortSignal): Promise<void> {
-    const paths = await this.port?.relativePaths(request.path, this.roots());
-    if (paths) await this.check({ kind: 'write', paths }, { kind: 'write', sessionId: request.sessionId, verb: 'write', target: request.path, shown: paths[0] ?? request.path, toolKind: 'edit' }, await this.port!.writeConcern?.(request, this.roots()), signal);
+  async writeTextFile(
+    request: WriteTextFileRequest,
+    serve: (request: WriteTextFileRequest, target: ResolvedPath, signal?: AbortSignal) => Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const target = await this.resolve(request, 'write');
+    if (this.port) await this.check(pathRequest('write', target), { ...pathSubject(request, target), kind: 'write', verb: 'write', toolKind: 'edit' }, await this.port.writeConcern?.(target), signal);
     throwIfCancelled(signal, 'fs/write_text_file');
-    return serve(request, signal);
+    return serve(request, target, signal);
   }
 
   /** The session's terminals, with `terminal/create` passing the policy first. */
@@ -90,9 +100,9 @@ export class PolicyGate {
     const roots = this.roots();
     const named = [...(toolCall.locations ?? []).map((l) => l.path), ...(toolCall.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : []))];
     // A path outside the session's roots is seen without its root (`home/me/.ssh/config`): still protected.
-    const paths = (await Promise.all(named.map(async (p) => (await this.port!.relativePaths(p, roots)) ?? [p.replace(/^([A-Za-z]:)?[\\/]+/, '').replace(/\\/g, '/')]))).flat();
+    const forms = await Promise.all(named.map((p) => judgedForms(p, roots)));
     const toolKind = toolCall.kind ?? this.transcript.tools.kindOf(toolCall.toolCallId);
-    const verdict = this.policy().decide({ kind: 'permission', paths, toolKind });
+    const verdict = this.policy().decide({ kind: 'permission', paths: forms.flatMap((f) => f.names), absolutePaths: forms.flatMap((f) => f.absolute), toolKind });
     if (verdict.decision === 'ask') return askUser();
     const option = pickOption(options, verdict.decision);
     if (!option && verdict.decision === 'allow') {
@@ -131,7 +141,7 @@ export class PolicyGate {
   private async check(request: PolicyRequest, subject: Subject, concern?: string, signal?: AbortSignal): Promise<void> {
     const verdict = this.policy().decide(request);
     const audit = (decision: NewAuditEvent['decision'], by: NewAuditEvent['by'], detail: string) =>
-      this.record?.({ agent: this.agentName, sessionId: subject.sessionId, kind: subject.kind, target: subject.target, decision, by, ...ruleOf(verdict), detail });
+      this.record?.({ agent: this.agentName, sessionId: subject.sessionId, kind: subject.kind, target: subject.target, ...(subject.resolved ? { resolved: subject.resolved } : {}), decision, by, ...ruleOf(verdict), detail });
     const byRule = verdict.reason.by === 'rule' ? 'rule' : 'default';
     if (verdict.decision === 'deny') {
       audit('denied', byRule, describeReason(verdict));
@@ -151,10 +161,10 @@ export class PolicyGate {
       case 'once':
         return;
       case 'session':
-        this.sessionRules = [...this.sessionRules, { ...remembered(request, subject), source: 'session' }];
+        this.sessionRules = [...this.sessionRules, ...remembered(request, subject).map((rule) => ({ ...rule, source: 'session' as const }))];
         return;
       case 'workspace':
-        this.port?.rememberForWorkspace(remembered(request, subject));
+        for (const rule of remembered(request, subject)) this.port?.rememberForWorkspace(rule);
         return;
       case 'deny':
         throw refused(subject, 'the user denied it');
@@ -187,6 +197,16 @@ export class PolicyGate {
     return answer;
   }
 
+  /** Confines the request's path, once; a refusal is audited and answered -32602, before any question. */
+  private async resolve(request: { sessionId: string; path: string }, kind: 'read' | 'write'): Promise<ResolvedPath> {
+    try {
+      return await ResolvedPath.resolve(request.path, this.roots(), this.log);
+    } catch (error) {
+      this.record?.({ agent: this.agentName, sessionId: request.sessionId, kind, target: request.path, decision: 'denied', by: 'default', detail: (error as Error).message });
+      throw error;
+    }
+  }
+
   private policy(): Policy {
     const host = this.port!.layers(this.agentName);
     if (this.cached?.host !== host || this.cached.sessionRules !== this.sessionRules) {
@@ -197,10 +217,23 @@ export class PolicyGate {
   }
 }
 
-/** The rule a remembered "allow" becomes: this exact file, or this exact command line. */
-function remembered(request: PolicyRequest, subject: Subject): Rule {
-  if (request.kind === 'terminal') return { request: 'terminal', command: exactCommandPattern(subject.target), decision: 'allow' };
-  return { request: request.kind, path: exactPathGlob(request.paths[0] ?? subject.target), decision: 'allow' };
+/**
+ * The rules a remembered "allow" becomes: this exact command line, or this exact file by each of
+ * its names (an allow opens a path only when it covers every name: a symlink's and its target's,
+ * one per workspace folder holding it).
+ */
+function remembered(request: PolicyRequest, subject: Subject): Rule[] {
+  if (request.kind === 'terminal') return [{ request: 'terminal', command: exactCommandPattern(subject.target), decision: 'allow' }];
+  return request.paths.map((path) => ({ request: request.kind, path: exactPathGlob(path), decision: 'allow' }));
+}
+
+/** What the policy judges of a read or write: every form of its one resolution. */
+function pathRequest(kind: 'read' | 'write', target: ResolvedPath): PolicyRequest {
+  return { kind, paths: target.forms.names, absolutePaths: target.forms.absolute };
+}
+
+function pathSubject(request: { sessionId: string; path: string }, target: ResolvedPath): Pick<Subject, 'sessionId' | 'target' | 'resolved' | 'shown'> {
+  return { sessionId: request.sessionId, target: request.path, ...resolvedField(target), shown: target.forms.shown };
 }
 
 /** The rule that decided, in words, for the audit log. */

@@ -7,6 +7,7 @@ import { RpcError } from '../../src/protocol/errors';
 import { auditReads, auditTerminals, auditWrites } from '../../src/runtime/auditedPorts';
 import type { AuditRecorder } from '../../src/runtime/auditedPorts';
 import type { TerminalPort } from '../../src/runtime/ports';
+import { ResolvedPath } from '../../src/runtime/resolvedPath';
 import { askAudited } from '../../src/session/permissionAudit';
 import type { ToolEntry } from '../../src/session/model';
 import { Transcript } from '../../src/session/transcript';
@@ -18,28 +19,30 @@ function recorder() {
 }
 
 const read = { sessionId: 's1', path: '/w/a.ts' };
+/** `/w` does not exist: its paths resolve as named. */
+const at = (path: string) => ResolvedPath.resolve(path, ['/w']);
 
 describe('reads', () => {
   test('from disk: recorded, with the range asked for; from an open buffer: not recorded', async () => {
     const { events, record } = recorder();
-    const fromDisk = auditReads(async (_r, onSource) => (onSource('disk'), 'text'), record);
-    assert.equal(await fromDisk({ ...read, line: 3, limit: 10 }), 'text');
-    const fromBuffer = auditReads(async (_r, onSource) => (onSource('buffer'), 'unsaved'), record);
-    assert.equal(await fromBuffer(read), 'unsaved');
+    const fromDisk = auditReads(async (_r, _t, onSource) => (onSource('disk'), 'text'), record);
+    assert.equal(await fromDisk({ ...read, line: 3, limit: 10 }, await at(read.path)), 'text');
+    const fromBuffer = auditReads(async (_r, _t, onSource) => (onSource('buffer'), 'unsaved'), record);
+    assert.equal(await fromBuffer(read, await at(read.path)), 'unsaved');
     assert.deepEqual(events, [{ kind: 'read', sessionId: 's1', target: '/w/a.ts', decision: 'allowed', by: 'default', detail: '10 lines from line 3' }]);
   });
 
-  test('refused by the confinement (before any buffer is looked at): denied; missing on disk: failed; the error goes on to the agent', async () => {
+  test('refused (not a regular file): denied; missing on disk: failed; the error goes on to the agent; a path that resolved elsewhere is recorded beside its name', async () => {
     const { events, record } = recorder();
-    const refused = auditReads(async () => Promise.reject(RpcError.invalidParams('Refused path "/etc/passwd": it is outside the workspace folders')), record);
-    await assert.rejects(refused({ ...read, path: '/etc/passwd' }), /outside the workspace/);
-    const missing = auditReads(async (_r, onSource) => (onSource('disk'), Promise.reject(RpcError.notFound('File not found: /w/a.ts'))), record);
-    await assert.rejects(missing(read), /File not found/);
+    const refused = auditReads(async () => Promise.reject(RpcError.invalidParams('"/w/fifo" is not a regular file')), record);
+    await assert.rejects(refused({ ...read, path: '/w/fifo' }, await at('/w/fifo')), /not a regular file/);
+    const missing = auditReads(async (_r, _t, onSource) => (onSource('disk'), Promise.reject(RpcError.notFound('File not found: /w/b.ts'))), record);
+    await assert.rejects(missing({ ...read, path: '/w/x/../b.ts' }, await at('/w/x/../b.ts')), /File not found/);
     assert.deepEqual(
-      events.map((e) => [e.target, e.decision, e.detail]),
+      events.map((e) => [e.target, e.resolved, e.decision, e.detail]),
       [
-        ['/etc/passwd', 'denied', 'Refused path "/etc/passwd": it is outside the workspace folders'],
-        ['/w/a.ts', 'failed', 'File not found: /w/a.ts'],
+        ['/w/fifo', undefined, 'denied', '"/w/fifo" is not a regular file'],
+        ['/w/x/../b.ts', '/w/b.ts', 'failed', 'File not found: /w/b.ts'],
       ],
     );
   });
@@ -49,9 +52,10 @@ describe('writes', () => {
   test('written: allowed, with its size; refused: denied; failed: failed, with the reason; errors go on', async () => {
     const { events, record } = recorder();
     const request = { sessionId: 's1', path: '/w/b.ts', content: 'hello' };
-    await auditWrites(async () => undefined, record)(request);
-    await assert.rejects(auditWrites(() => Promise.reject(RpcError.invalidParams('Refused path')), record)(request));
-    await assert.rejects(auditWrites(() => Promise.reject(RpcError.internal('Could not write /w/b.ts: read-only')), record)(request));
+    const target = await at(request.path);
+    await auditWrites(async () => undefined, record)(request, target);
+    await assert.rejects(auditWrites(() => Promise.reject(RpcError.invalidParams('Refused path')), record)(request, target));
+    await assert.rejects(auditWrites(() => Promise.reject(RpcError.internal('Could not write /w/b.ts: read-only')), record)(request, target));
     assert.deepEqual(
       events.map((e) => [e.kind, e.sessionId, e.target, e.decision, e.by, e.detail]),
       [

@@ -18,7 +18,6 @@ const ROOT = '/ws';
 function gateFor(agentName: string) {
   const port: PolicyPort = {
     layers: () => ({ settings: new RuleSet([]), workspace: [], protectedPaths: [], autoApprove: 'off' }),
-    relativePaths: async (p) => [p.slice(ROOT.length + 1)],
     rememberForWorkspace: () => undefined,
   };
   const warnings: string[] = [];
@@ -31,10 +30,11 @@ function gateFor(agentName: string) {
 }
 
 async function hostCard(transcript: Transcript): Promise<ToolEntry> {
-  for (let i = 0; i < 50; i++) {
+  // The gate resolves the path on the file system first: a few turns of the event loop.
+  for (let i = 0; i < 400; i++) {
     const card = transcript.entries.findLast((e): e is ToolEntry => e.kind === 'tool' && e.permission !== undefined);
     if (card) return card;
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error('no card asks');
 }

@@ -11,7 +11,9 @@ import type { AutoApprove } from '../../src/policy/policy';
 import { RuleSet, describeRule, exactCommandPattern, exactPathGlob } from '../../src/policy/rules';
 import type { SourcedRule } from '../../src/policy/rules';
 import { commandMatcher } from '../../src/policy/globs';
-import { policyPaths } from '../../src/workspace/policyPaths';
+import { judgedForms, policyPaths } from '../../src/workspace/policyPaths';
+
+const names = async (requested: string, roots: string[]) => (await judgedForms(requested, roots)).names;
 
 function policy({ settings = [], remembered = [], protectedPaths = [], autoApprove = 'off' }: { settings?: SourcedRule[]; remembered?: SourcedRule[]; protectedPaths?: string[]; autoApprove?: AutoApprove } = {}) {
   return new Policy({ settings: new RuleSet(settings), remembered: new RuleSet(remembered), protectedPaths, autoApprove });
@@ -99,21 +101,21 @@ test('command patterns: * is any text, \\* a star; remembered choices match exac
   assert.equal(describeRule({ request: 'write', path: exactPathGlob('.vscode/a*.json'), decision: 'allow', source: 'workspace' }), 'write .vscode/a*.json: allow (this workspace)');
 });
 
-test('policyPaths: relative to the folder it is in, and through a symlink to what it really is (also for a file not yet created)', async () => {
+test('the names of a path: relative to the folder it is in, and through a symlink to what it really is (also for a file not yet created)', async () => {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-policy-')));
   fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
   fs.writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), '');
   fs.symlinkSync(path.join(root, '.git', 'hooks', 'pre-commit'), path.join(root, 'notes.txt'));
   fs.symlinkSync(path.join(root, '.git'), path.join(root, 'innocent'));
-  assert.deepEqual(await policyPaths(path.join(root, 'notes.txt'), [root]), ['notes.txt', '.git/hooks/pre-commit']);
-  assert.deepEqual(await policyPaths(path.join(root, 'innocent', 'hooks', 'post-merge'), [root]), ['innocent/hooks/post-merge', '.git/hooks/post-merge'], 'a new file under a symlinked folder');
-  assert.deepEqual(await policyPaths(path.join(root, 'src', 'a.ts'), [root]), ['src/a.ts']);
-  const outside = await policyPaths('/home/someone/.ssh/config', [root]);
+  assert.deepEqual(await names(path.join(root, 'notes.txt'), [root]), ['notes.txt', '.git/hooks/pre-commit']);
+  assert.deepEqual(await names(path.join(root, 'innocent', 'hooks', 'post-merge'), [root]), ['innocent/hooks/post-merge', '.git/hooks/post-merge'], 'a new file under a symlinked folder');
+  assert.deepEqual(await names(path.join(root, 'src', 'a.ts'), [root]), ['src/a.ts']);
+  const outside = await names('/home/someone/.ssh/config', [root]);
   assert.deepEqual(outside, ['home/someone/.ssh/config']);
   assert.equal(policy().decide(write(...(await policyPaths(path.join(root, 'notes.txt'), [root])))).decision, 'ask');
 });
 
-test('policyPaths with several roots (a multi-root session): protected paths are protected in every root, and through a symlink from one into another', async () => {
+test('the names of a path with several roots (a multi-root session): protected paths are protected in every root, and through a symlink from one into another', async () => {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-policy-roots-')));
   const [app, lib] = [path.join(base, 'app'), path.join(base, 'lib')];
   fs.mkdirSync(path.join(app, '.git', 'hooks'), { recursive: true });
@@ -121,9 +123,9 @@ test('policyPaths with several roots (a multi-root session): protected paths are
   fs.symlinkSync(path.join(app, '.git', 'hooks'), path.join(lib, 'scripts'));
   const roots = [app, lib];
   try {
-    assert.deepEqual(await policyPaths(path.join(lib, '.vscode', 'settings.json'), roots), ['.vscode/settings.json']);
-    assert.deepEqual(await policyPaths(path.join(lib, 'src', 'index.ts'), roots), ['src/index.ts']);
-    assert.deepEqual(await policyPaths(path.join(lib, 'scripts', 'pre-push'), roots), ['scripts/pre-push', '.git/hooks/pre-push']);
+    assert.deepEqual(await names(path.join(lib, '.vscode', 'settings.json'), roots), ['.vscode/settings.json']);
+    assert.deepEqual(await names(path.join(lib, 'src', 'index.ts'), roots), ['src/index.ts']);
+    assert.deepEqual(await names(path.join(lib, 'scripts', 'pre-push'), roots), ['scripts/pre-push', '.git/hooks/pre-push']);
     for (const file of [path.join(lib, '.vscode', 'settings.json'), path.join(lib, 'scripts', 'pre-push'), path.join(app, '.git', 'hooks', 'pre-commit')]) {
       assert.equal(policy().decide(write(...(await policyPaths(file, roots)))).decision, 'ask', file);
     }

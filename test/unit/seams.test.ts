@@ -40,7 +40,7 @@ const RULES: Record<string, { ours: string[]; vscode: boolean; node: boolean; no
   policy: { ours: [], vscode: false, node: false },
   audit: { ours: [], vscode: false, node: false },
   agent: { ours: ['base', 'protocol'], vscode: false, node: true },
-  runtime: { ours: ['base', 'protocol', 'agent', 'session', 'policy', 'audit'], vscode: false, node: true },
+  runtime: { ours: ['base', 'protocol', 'agent', 'session', 'policy', 'audit', 'workspace'], vscode: false, node: true },
   session: { ours: ['base', 'protocol', 'agent', 'runtime', 'forms', 'policy', 'audit'], vscode: false, node: false },
   view: { ours: ['base', 'session', 'webview-protocol'], vscode: false, node: false },
   forms: { ours: [], vscode: false, node: false },

@@ -7,7 +7,6 @@ import type { AuditEvent, NewAuditEvent } from '../../audit/auditEvent';
 import { auditReads, auditTerminals, auditWrites } from '../../runtime/auditedPorts';
 import type { AuditRecorder, SourcedRead } from '../../runtime/auditedPorts';
 import type { AgentPorts, TerminalPort } from '../../runtime/ports';
-import type { WriteTextFileRequest } from '../../protocol';
 import { AuditStore } from './auditStore';
 import { AuditView } from './auditView';
 
@@ -53,7 +52,7 @@ export class WorkspaceAudit implements vscode.Disposable {
    */
   ports(
     agent: string,
-    served: { read: SourcedRead; write: (request: WriteTextFileRequest, signal?: AbortSignal) => Promise<void>; terminals: TerminalPort },
+    served: { read: SourcedRead; write: NonNullable<AgentPorts['writeTextFile']>; terminals: TerminalPort },
   ): Pick<AgentPorts, 'readTextFile' | 'writeTextFile' | 'terminals' | 'audit'> {
     const record: AuditRecorder = (event) => void this.log.record({ agent, ...event });
     return {

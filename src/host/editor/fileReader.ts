@@ -3,19 +3,20 @@ import type { ConnectionLog } from '../../agent/connection';
 import type { ReadTextFileRequest } from '../../protocol';
 import type { ReadSource } from '../../runtime/auditedPorts';
 import { RpcError } from '../../protocol/errors';
-import { resolveWorkspacePath } from './workspacePaths';
+import type { ResolvedPath } from '../../runtime/resolvedPath';
 import { sliceLines } from '../../workspace/lines';
 import { describeReadProblem, readRegularFile } from '../../workspace/regularFile';
 import { setting } from '../config/settings';
 
 /**
- * `fs/read_text_file` of a path within `roots` (the session's): from the open TextDocument when
+ * `fs/read_text_file` of `target` (the request's path, confined and resolved once by the policy
+ * gate: the file the policy judged is the file read): from the open TextDocument when
  * there is one (so the agent sees unsaved edits), else from disk (a regular file within the size
  * limit). `line` is 1-based (0 or null: from the start), `limit` counts lines (workspace/lines.ts).
  * `onSource` hears which, before the read (the audit log records reads of files not open in an editor).
  */
-export async function readTextFile(request: ReadTextFileRequest, roots: readonly string[], log?: Pick<ConnectionLog, 'warn'>, onSource?: (source: ReadSource) => void): Promise<string> {
-  const uri = await resolveWorkspacePath(request.path, roots, log);
+export async function readTextFile(request: ReadTextFileRequest, target: ResolvedPath, log?: Pick<ConnectionLog, 'warn'>, onSource?: (source: ReadSource) => void): Promise<string> {
+  const uri = vscode.Uri.file(target.real);
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   onSource?.(open ? 'buffer' : 'disk');
   const text = open ? open.getText() : await readFromDisk(uri, request.path, log);

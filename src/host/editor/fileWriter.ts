@@ -3,7 +3,7 @@ import type { ConnectionLog } from '../../agent/connection';
 import type { WriteTextFileRequest } from '../../protocol';
 import { RpcError } from '../../protocol/errors';
 import { throwIfCancelled } from '../../agent/connectionErrors';
-import { resolveWorkspacePath } from './workspacePaths';
+import type { ResolvedPath } from '../../runtime/resolvedPath';
 
 type WriteLog = Pick<ConnectionLog, 'info' | 'warn' | 'error'>;
 
@@ -20,20 +20,20 @@ type WriteLog = Pick<ConnectionLog, 'info' | 'warn' | 'error'>;
  * - Line endings follow the document: VS Code normalizes the inserted text to the buffer's EOL,
  *   so `\n` content written into a CRLF file is saved with CRLF (and vice versa). A new file gets
  *   the `files.eol` default.
- * - The path is confined to `roots` (the session's) first (workspacePaths.ts); a refusal is
- *   -32602 and nothing is touched.
- *   `beforeWrite` then sees the file as it was (the edit review's baseline).
+ * - `target` is the request's path confined and resolved once, by the policy gate
+ *   (runtime/resolvedPath.ts): the file the policy judged is the file written, and a path that
+ *   could not be resolved never gets here. `beforeWrite` sees the file as it was (the edit
+ *   review's baseline).
  *   A failed create, edit or save is -32603 with the reason.
  * - `signal`: the agent cancelled the request (`$/cancel_request`). It is looked at before each
  *   change (the create, the edit): what was not applied by then is not applied.
  */
 export async function writeTextFile(
   request: WriteTextFileRequest,
-  roots: readonly string[],
+  target: ResolvedPath,
   { log, beforeWrite, signal }: { log?: WriteLog; beforeWrite?: (uri: vscode.Uri) => Promise<void>; signal?: AbortSignal } = {},
 ): Promise<void> {
-  const uri = await resolveWorkspacePath(request.path, roots, log);
-  // Only a confined path reaches the hook (the edit review keeps the file's text from before).
+  const uri = vscode.Uri.file(target.real);
   await beforeWrite?.(uri);
   const fail = (why: string) => {
     log?.error(`fs/write_text_file ${uri.fsPath} failed: ${why}`);

@@ -1,10 +1,8 @@
 import vscode = require('vscode');
-import type { WriteTextFileRequest } from '../../protocol';
 import { RuleSet } from '../../policy/rules';
 import type { Rule } from '../../policy/rules';
 import type { PolicyPort } from '../../runtime/ports';
-import { policyPaths } from '../../workspace/policyPaths';
-import { resolveWorkspacePath } from '../editor/workspacePaths';
+import type { ResolvedPath } from '../../runtime/resolvedPath';
 import { readPolicySettings } from './policySettings';
 import type { PolicySettings } from './policySettings';
 import { WorkspaceRules } from './workspaceRules';
@@ -16,7 +14,7 @@ const MAX_READ_MARKS = 1000;
 
 /**
  * The policy's view of VS Code: its settings (re-read when they change), the workspace's
- * remembered choices, paths relative to a session's roots, and which buffers the agent has seen:
+ * remembered choices, and which buffers the agent has seen:
  * a write over unsaved edits the agent never read asks first, whatever the policy says.
  */
 export class HostPolicy implements PolicyPort, vscode.Disposable {
@@ -43,34 +41,27 @@ export class HostPolicy implements PolicyPort, vscode.Disposable {
       this.settings ??= readPolicySettings(this.report);
       const { rules, protectedPaths, autoApprove } = this.settings;
       const { mode, alsoSafe } = autoApprove(agentName);
-      layers = { settings: new RuleSet(rules), workspace: this.workspace.all, protectedPaths, autoApprove: mode, alsoSafe };
+      // Windows stores `.GIT.` and `GIT~1` as `.git`: the policy compares names as it does.
+      layers = { settings: new RuleSet(rules), workspace: this.workspace.all, protectedPaths, autoApprove: mode, alsoSafe, windowsNames: process.platform === 'win32' };
       this.byAgent.set(agentName, layers);
     }
     return layers;
-  }
-
-  async relativePaths(path: string, roots: readonly string[]): Promise<string[] | undefined> {
-    // Confinement first, as serving does it (quietly: serving logs the refusal).
-    const uri = await resolveWorkspacePath(path, roots).catch(() => undefined);
-    if (!uri) return undefined;
-    // Relative to the root it is in: protected paths (.vscode, .git…) apply in every root.
-    return policyPaths(path, roots);
   }
 
   rememberForWorkspace(rule: Rule): void {
     void this.workspace.add(rule);
   }
 
-  async writeConcern(request: WriteTextFileRequest, roots: readonly string[]): Promise<string | undefined> {
-    const doc = await this.openDocument(request.path, roots);
+  async writeConcern(target: ResolvedPath): Promise<string | undefined> {
+    const doc = this.openDocument(target);
     if (!doc?.isDirty || this.readMarks.get(doc.uri.toString()) === doc.version) return undefined;
     const seen = this.readMarks.has(doc.uri.toString()) ? 'made since the agent last read it' : 'that the agent has not read';
     return `its editor has unsaved changes ${seen}; the write replaces them (Undo in the editor brings them back)`;
   }
 
-  /** The agent read `path` (within `roots`, its session's): if it is open, what it saw is that version. */
-  async markRead(path: string, roots: readonly string[]): Promise<void> {
-    const doc = await this.openDocument(path, roots);
+  /** The agent read `target`: if it is open, what it saw is that version. */
+  markRead(target: ResolvedPath): void {
+    const doc = this.openDocument(target);
     if (!doc) return;
     const key = doc.uri.toString();
     this.readMarks.delete(key);
@@ -87,9 +78,9 @@ export class HostPolicy implements PolicyPort, vscode.Disposable {
     this.byAgent.clear();
   }
 
-  /** The open document `path` is read from and written to: that of its confined real path, as the reader and writer find it. */
-  private async openDocument(path: string, roots: readonly string[]): Promise<vscode.TextDocument | undefined> {
-    const uri = (await resolveWorkspacePath(path, roots).catch(() => undefined))?.toString();
-    return uri === undefined ? undefined : vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+  /** The open document `target` is read from and written to: that of its real path, as the reader and writer find it. */
+  private openDocument(target: ResolvedPath): vscode.TextDocument | undefined {
+    const uri = vscode.Uri.file(target.real).toString();
+    return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
   }
 }
