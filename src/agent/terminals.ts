@@ -48,11 +48,19 @@ export interface TerminalManagerOptions {
   /** Updates carry only this many bytes of the end of the output. */
   updateTailBytes?: number;
   /**
-   * The bound of a command's output when the agent gives no `outputByteLimit` (read at each
-   * create, so a changed setting applies to the next command): a command that prints without
-   * end must not grow the extension host without end.
+   * The user's bound of a command's output (read at each create, so a changed setting applies to
+   * the next command): what a command keeps when the agent gives no `outputByteLimit`, and the
+   * most it keeps whatever the agent gives. A command that prints without end must not grow the
+   * extension host without end, and the agent asking for more must not change that.
    */
-  defaultOutputByteLimit?: () => number;
+  maxOutputByteLimit?: () => number;
+  /**
+   * How many terminals may be held at once (read at each create): one more is refused until one
+   * is released. A terminal counts from create until release (or dispose), whether it still runs,
+   * exited or was killed: its output stays readable until then, and an agent that never releases
+   * must not pile up processes or buffers without end.
+   */
+  maxTerminals?: () => number;
   platform?: NodeJS.Platform;
 }
 
@@ -247,7 +255,7 @@ export class TerminalManager {
   private readonly updates = new Emitter<{ terminalId: string; state: TerminalSnapshot }>();
   private readonly data = new Emitter<{ terminalId: string; event: { data: string } | { exit: TerminalExit } }>();
   private nextId = 1;
-  private readonly settings: Required<Omit<TerminalManagerOptions, 'baseEnv' | 'defaultCwd' | 'platform' | 'defaultOutputByteLimit'>>;
+  private readonly settings: Required<Omit<TerminalManagerOptions, 'baseEnv' | 'defaultCwd' | 'platform' | 'maxOutputByteLimit' | 'maxTerminals'>>;
   private readonly hooks: { emitUpdate(t: Terminal): void; emitData: TerminalDataListener; options: TerminalManager['settings'] };
 
   constructor(private readonly options: TerminalManagerOptions) {
@@ -281,12 +289,23 @@ export class TerminalManager {
     const env: Env = { ...(await this.options.baseEnv()), ...extra };
     const platform = this.options.platform ?? process.platform;
     const { file, args, shell } = commandLine(request, env, platform);
-    const limit = request.outputByteLimit ?? this.options.defaultOutputByteLimit?.() ?? DEFAULT_OUTPUT_BYTE_LIMIT;
+    const bound = this.options.maxOutputByteLimit?.() ?? DEFAULT_OUTPUT_BYTE_LIMIT;
+    const limit = Math.min(request.outputByteLimit ?? bound, bound);
+    // Checked after the last await, so that concurrent creates cannot all pass it.
+    this.refuseOverCap();
     const id = `term-${this.nextId++}`;
     const terminal = new Terminal(id, limit, this.hooks);
     this.terminals.set(id, terminal);
     terminal.start(file, args, request.cwd ?? this.options.defaultCwd, env, shell, platform);
     return id;
+  }
+
+  private refuseOverCap(): void {
+    const max = this.options.maxTerminals?.();
+    if (max === undefined || this.terminals.size < max) return;
+    throw RpcError.refused(
+      `Refused terminal/create: this session already holds ${this.terminals.size} terminal${this.terminals.size === 1 ? '' : 's'}, the most acpHost.maxTerminalsPerSession allows (${max}). Release one with terminal/release first.`,
+    );
   }
 
   has(id: string): boolean {

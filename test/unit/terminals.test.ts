@@ -222,6 +222,34 @@ describe('exit, kill, release, dispose', () => {
   });
 });
 
+describe('the number of terminals a session holds', () => {
+  test('past maxTerminals a create is refused, naming the limit and the setting; a release (not an exit or a kill) frees a slot', SLOW, async () => {
+    let max = 2;
+    const m = manager({ maxTerminals: () => max });
+    const first = await m.create({ command: NODE, args: ['-e', ''] });
+    const second = await m.create({ command: NODE, args: ['-e', 'setTimeout(() => {}, 30000)'] });
+    await m.waitForExit(first);
+    m.kill(second);
+    await m.waitForExit(second);
+    const refused = { code: -32603, data: { refused: true }, message: /holds 2 terminals, the most acpHost\.maxTerminalsPerSession allows \(2\)/ };
+    await assert.rejects(m.create({ command: NODE, args: ['-e', ''] }), refused);
+    m.release(first);
+    const third = await m.create({ command: NODE, args: ['-e', ''] });
+    assert.ok(m.has(third));
+    await assert.rejects(m.create({ command: NODE, args: ['-e', ''] }), refused);
+    // Read at each create: a lowered setting holds at once.
+    max = 1;
+    m.release(third);
+    await assert.rejects(m.create({ command: NODE, args: ['-e', ''] }), { message: /holds 1 terminal, the most acpHost\.maxTerminalsPerSession allows \(1\)/ });
+  });
+
+  test('concurrent creates cannot pass the limit together', SLOW, async () => {
+    const m = manager({ maxTerminals: () => 3 });
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => m.create({ command: NODE, args: ['-e', ''] })));
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 3);
+  });
+});
+
 describe('updates for views', () => {
   test('throttled (at most one per interval, then a final one at exit), each with a bounded tail', SLOW, async () => {
     const m = manager({ updateIntervalMs: 50, updateTailBytes: 1000 });

@@ -43,6 +43,8 @@ export interface AgentChoice extends AgentDefinition {
   commandLine: string;
   /** Shown next to it in the picker: that it comes from the workspace's settings. */
   note?: string;
+  /** Where its definition comes from: a workspace's acpHost.defaultAgent never picks one the workspace defines. */
+  origin: AgentOrigin['kind'];
 }
 
 const BUILTIN: AgentOrigin = { kind: 'builtin' };
@@ -53,6 +55,7 @@ function demoAgent(extensionPath: string): AgentChoice {
   return {
     name: DEMO_AGENT_NAME,
     identity: launchIdentity(BUILTIN, process.execPath, args),
+    origin: BUILTIN.kind,
     commandLine: 'built-in demo (no model, no network)',
     launch: async () => ({ command: process.execPath, args, cwd: workspaceFolder(), env: { ...currentEnv(), ELECTRON_RUN_AS_NODE: '1' } }),
   };
@@ -63,6 +66,7 @@ function configuredAgent(entry: AgentSetting, origin: AgentOrigin, baseEnv: () =
   return {
     name: entry.name,
     identity: launchIdentity(origin, entry.command, entry.args),
+    origin: origin.kind,
     commandLine: commandLine(entry.command, entry.args),
     notFoundHint: notFoundHint(undefined),
     configuredEnv: entry.env,
