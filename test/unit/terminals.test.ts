@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { currentEnv } from '../../src/agent/environment';
-import { commandLine, TerminalManager } from '../../src/agent/terminals';
+import { TerminalManager } from '../../src/agent/terminals';
+import { commandLine } from '../../src/agent/terminalCommand';
 import type { TerminalManagerOptions, TerminalSnapshot } from '../../src/agent/terminals';
 import { cutFront, OutputBuffer, tailBytes, utf8Bytes } from '../../src/agent/terminalOutput';
 import { alive } from './helpers/processes';
@@ -101,7 +102,7 @@ describe('how a command runs', () => {
     const m = manager();
     const id = await m.create({ command: 'acp-host-no-such-command-xyz' });
     assert.deepEqual(await m.waitForExit(id), { exitCode: 127, signal: null });
-    assert.match(m.output(id).output, /Could not start acp-host-no-such-command-xyz: .*ENOENT/);
+    assert.match(m.output(id).output, /Could not start acp-host-no-such-command-xyz: it was not found on PATH/);
     const line = await m.create({ command: 'acp-host-no-such-command-xyz --flag' });
     assert.deepEqual(await m.waitForExit(line), { exitCode: 127, signal: null }, 'the shell says the same');
   });

@@ -194,7 +194,8 @@ export class AgentConfig implements vscode.Disposable {
     });
     const settings = mergeByName(read.user, allowed.map((p) => p.value)).map((m) => m.entry);
     if (settings.length === 0) return [];
-    return buildMcpServers(settings, await this.baseEnv(), report);
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    return buildMcpServers(settings, await this.baseEnv(), report, folders);
   }
 
   /** Where configured agents, MCP servers and client terminals get their environment from (acpHost.environment). */

@@ -70,6 +70,7 @@ export class TerminalPort implements TerminalPortContract {
       defaultCwd: this.options.roots()[0],
       maxOutputByteLimit: () => setting('terminalOutputLimitMegabytes') * MIB,
       maxTerminals: () => setting('maxTerminalsPerSession'),
+      excludedDirs: () => [...this.options.roots(), ...(vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath)],
       ...this.options.manager,
     });
     manager.onUpdate((id, state) => this.options.onUpdate(id, state));
