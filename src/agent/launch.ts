@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { AcpConnection } from './connection';
 import type { ConnectionOptions } from './connection';
+import { resolveExecutable } from './executables';
 import { AgentProcess } from './process';
 import type { ExitInfo, LaunchSpec } from './process';
 import { agentMethods } from '../protocol/methods';
@@ -15,6 +16,8 @@ export interface StartOptions extends ConnectionOptions {
   clientCapabilities: ClientCapabilities;
   initializeTimeoutMs: number;
   onStderrLine?: (line: string) => void;
+  /** The workspace's folders: the agent's program is never taken from them (agent/executables.ts). */
+  excludedDirs?: readonly string[];
 }
 
 export interface RunningAgent {
@@ -24,6 +27,7 @@ export interface RunningAgent {
 }
 
 const STDERR_TAIL_LINES = 15;
+const NOT_SEARCHED = 'relative PATH entries and folders of the workspace are not searched';
 
 /**
  * Spawns the agent and runs `initialize`, raced against the process exiting and a timeout, so
@@ -39,7 +43,12 @@ export async function startAgent(
   if (!existsSync(spec.cwd)) {
     throw new AgentStartError('spawn-failed', `Could not start ${options.name}: its working directory ${spec.cwd} does not exist.`, undefined, []);
   }
-  const agent = new AgentProcess(spec, options.onStderrLine);
+  // By absolute path, found outside the workspace: on Windows a bare name would be searched in the cwd (the workspace) first.
+  const command = resolveExecutable(spec.command, { env: spec.env, cwd: spec.cwd, excluded: options.excludedDirs ?? [] });
+  if (command === undefined) {
+    throw new AgentStartError('not-found', `Could not start ${options.name}: the command "${spec.command}" was not found on PATH (${NOT_SEARCHED}).`, undefined, []);
+  }
+  const agent = new AgentProcess({ ...spec, command }, options.onStderrLine);
   const connection = new AcpConnection(agent.stdout, agent.stdin, options);
   register(connection);
   const fail = async (failure: StartFailure, message: string): Promise<never> => {

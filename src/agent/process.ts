@@ -6,6 +6,7 @@ import type { Env } from './environment';
 import { groupAlive, signalGroup } from './groupSignals';
 import { processGroups } from './processGroups';
 import type { ProcessGroups } from './processGroups';
+import { processMark } from './processMark';
 
 export interface LaunchSpec {
   command: string;
@@ -53,13 +54,15 @@ export class AgentProcess {
     groups: ProcessGroups = processGroups,
   ) {
     const windows = process.platform === 'win32';
-    this.child = spawn(spec.command, spec.args, {
+    // A `.cmd` launcher (npx.cmd) cannot be spawned on Windows without a shell, which takes the line unquoted.
+    const cmdLauncher = windows && /\.(cmd|bat)$/i.test(spec.command);
+    this.child = spawn(cmdLauncher ? `"${spec.command}"` : spec.command, spec.args, {
       cwd: spec.cwd,
-      env: spec.env,
+      // Marked, so that what it starts outside its group is found when the window goes (processMark.ts).
+      env: processMark.on(spec.env),
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: !windows,
-      // A `.cmd` launcher (npx.cmd) cannot be spawned on Windows without a shell.
-      shell: windows && /\.(cmd|bat)$/i.test(spec.command),
+      shell: cmdLauncher,
       windowsHide: true,
     });
     this.child.stderr.setEncoding('utf8');

@@ -3,6 +3,8 @@ import type { Disposable } from '../base/disposables';
 import { groupAlive, isGroupPid, signalGroup } from './groupSignals';
 import type { SignalSystem } from './groupSignals';
 import { GroupWatchdog } from './groupWatchdog';
+import { processMark } from './processMark';
+import type { ProcessMark } from './processMark';
 
 /** What runs in a listed group: an agent or a client terminal. */
 export interface GroupOwner {
@@ -17,6 +19,11 @@ export interface ProcessGroupsOptions {
   /** SIGKILL what is left when this process exits (`process.exit`, the extension host's own way out). */
   killOnExit?: boolean;
   system?: SignalSystem;
+  /**
+   * The mark of the processes ACP Host started (processMark.ts): after the group kill, every
+   * process still carrying it is ended too (one that left its group), and the watchdog does the same.
+   */
+  mark?: ProcessMark;
 }
 
 export interface ShutdownReport {
@@ -48,7 +55,7 @@ export class ProcessGroups {
 
   constructor(private readonly options: ProcessGroupsOptions = {}) {
     this.platform = options.platform ?? process.platform;
-    this.watchdog = options.watchdog && this.platform !== 'win32' ? new GroupWatchdog(() => this.pids()) : undefined;
+    this.watchdog = options.watchdog && this.platform !== 'win32' ? new GroupWatchdog(() => this.pids(), options.mark?.entry) : undefined;
   }
 
   /** The leaders of the listed groups. */
@@ -95,13 +102,17 @@ export class ProcessGroups {
     return { ended: entries.length - killed, killed };
   }
 
-  /** SIGKILLs every listed group now, without waiting for anything (taskkill on Windows, waited for). Returns how many. */
+  /**
+   * SIGKILLs every listed group now, without waiting for anything (taskkill on Windows, waited
+   * for), then every marked process left outside them. Returns how many groups.
+   */
   killAllSync(): number {
     const entries = [...this.entries.values()];
     for (const entry of entries) {
       signalGroup(entry.pid, 'SIGKILL', { platform: this.platform, sync: true, system: this.options.system });
       this.remove(entry);
     }
+    this.options.mark?.sweep();
     return entries.length;
   }
 
@@ -131,6 +142,6 @@ export class ProcessGroups {
 
 /**
  * The extension host's groups. Agents and terminals list themselves here; `deactivate` ends
- * them (extension.ts).
+ * them (extension.ts), and what carries this extension host's mark with them.
  */
-export const processGroups = new ProcessGroups({ watchdog: true, killOnExit: true });
+export const processGroups = new ProcessGroups({ watchdog: true, killOnExit: true, mark: processMark });

@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import { Emitter } from 'vscode-jsonrpc';
 import type { Disposable } from 'vscode-jsonrpc';
 import { RpcError } from '../protocol/errors';
@@ -9,7 +7,10 @@ import type { Disposable as Listing } from '../base/disposables';
 import type { Env } from './environment';
 import { groupAlive, signalGroup } from './groupSignals';
 import { processGroups } from './processGroups';
+import { processMark } from './processMark';
 import { OutputBuffer, StreamDecoder } from './terminalOutput';
+import { terminalProgram } from './terminalCommand';
+import type { TerminalProgram } from './terminalCommand';
 
 /**
  * Client terminals (ACP `terminal/*`): commands an agent asks us to run. Node only: the VS Code
@@ -48,11 +49,19 @@ export interface TerminalManagerOptions {
   /** Updates carry only this many bytes of the end of the output. */
   updateTailBytes?: number;
   /**
-   * The bound of a command's output when the agent gives no `outputByteLimit` (read at each
-   * create, so a changed setting applies to the next command): a command that prints without
-   * end must not grow the extension host without end.
+   * The user's bound of a command's output (read at each create, so a changed setting applies to
+   * the next command): what a command keeps when the agent gives no `outputByteLimit`, and the
+   * most it keeps whatever the agent gives. A command that prints without end must not grow the
+   * extension host without end, and the agent asking for more must not change that.
    */
-  defaultOutputByteLimit?: () => number;
+  maxOutputByteLimit?: () => number;
+  /**
+   * How many terminals may be held at once (read at each create). One counts from create until
+   * release (or dispose), running, exited or killed alike: its output is kept until then.
+   */
+  maxTerminals?: () => number;
+  /** Folders a command's program (or shell) is never taken from, however PATH reads: the workspace's (agent/executables.ts). */
+  excludedDirs?: () => readonly string[];
   platform?: NodeJS.Platform;
 }
 
@@ -66,23 +75,6 @@ const DEFAULTS = { killGraceMs: 2000, updateIntervalMs: 50, updateTailBytes: 64 
 /** Output may still be in the pipes when `exit` fires; wait this long at most for them to close. */
 const DRAIN_MS = 250;
 const POLL_MS = 50;
-
-/**
- * Characters that only mean something to a shell. Agents send a whole shell line in `command`
- * (`npm test 2>&1 | tail -5`) with no args; a bare program name or path is spawned directly.
- */
-const SHELL_SYNTAX = /[\s|&;<>()$`\\"'*?[\]{}~#=%!^]/;
-
-/** How a request is run: a shell line through the user's shell, or the program itself. */
-export function commandLine(request: Pick<CreateTerminalOptions, 'command' | 'args'>, env: Env, platform: NodeJS.Platform = process.platform): { file: string; args: string[]; shell: boolean } {
-  const args = request.args ?? [];
-  const { command } = request;
-  const windows = platform === 'win32';
-  const wholeLine = args.length === 0 && SHELL_SYNTAX.test(command) && !(path.isAbsolute(command) && existsSync(command));
-  if (!wholeLine) return { file: command, args, shell: false };
-  if (windows) return { file: env.ComSpec || env.COMSPEC || 'cmd.exe', args: ['/d', '/s', '/c', `"${command}"`], shell: true };
-  return { file: env.SHELL || '/bin/sh', args: ['-c', command], shell: true };
-}
 
 /** One command: its process group, output and exit. */
 class Terminal {
@@ -111,24 +103,28 @@ class Terminal {
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
   }
 
-  start(file: string, args: string[], cwd: string, env: Env, shell: boolean, platform: NodeJS.Platform): void {
+  start(program: TerminalProgram, cwd: string, env: Env, platform: NodeJS.Platform): void {
+    if ('notFound' in program) return this.failToStart(program.notFound);
+    const { file, args, shell } = program;
     const windows = platform === 'win32';
     this.platform = platform;
+    // A `.cmd` launcher cannot be spawned on Windows without a shell, which takes the line unquoted.
+    const cmdLauncher = windows && !shell && /\.(cmd|bat)$/i.test(file);
     let child: ChildProcess;
     try {
-      child = spawn(file, args, {
+      child = spawn(cmdLauncher ? `"${file}"` : file, args, {
         cwd,
-        env,
+        // Marked, so that what it starts outside its group (`setsid`, a daemon) is found when the window goes (processMark.ts).
+        env: processMark.on(env),
         // No input: a command that reads stdin gets EOF rather than waiting forever.
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: !windows,
         windowsHide: true,
         windowsVerbatimArguments: windows && shell,
-        // A `.cmd` launcher cannot be spawned on Windows without a shell.
-        shell: windows && !shell && /\.(cmd|bat)$/i.test(file),
+        shell: cmdLauncher,
       });
     } catch (error) {
-      this.failToStart(file, error as Error);
+      this.failToStart(`Could not start ${file}: ${(error as Error).message}`);
       return;
     }
     this.child = child;
@@ -147,7 +143,7 @@ class Terminal {
       stream.on('error', () => undefined);
     }
     child.on('error', (error) => {
-      if (child.pid === undefined) this.failToStart(file, error);
+      if (child.pid === undefined) this.failToStart(`Could not start ${file}: ${error.message}`);
     });
     child.on('exit', (code, signal) => {
       this.processExited = true;
@@ -161,8 +157,8 @@ class Terminal {
   }
 
   /** Like a shell's "command not found": the agent reads why in the output, with exit code 127. */
-  private failToStart(file: string, error: Error): void {
-    this.append(`Could not start ${file}: ${error.message}\n`);
+  private failToStart(reason: string): void {
+    this.append(`${reason}\n`);
     this.processExited = true;
     this.exitInfo = { exitCode: 127, signal: null };
     this.finish();
@@ -247,7 +243,7 @@ export class TerminalManager {
   private readonly updates = new Emitter<{ terminalId: string; state: TerminalSnapshot }>();
   private readonly data = new Emitter<{ terminalId: string; event: { data: string } | { exit: TerminalExit } }>();
   private nextId = 1;
-  private readonly settings: Required<Omit<TerminalManagerOptions, 'baseEnv' | 'defaultCwd' | 'platform' | 'defaultOutputByteLimit'>>;
+  private readonly settings: Required<Omit<TerminalManagerOptions, 'baseEnv' | 'defaultCwd' | 'platform' | 'maxOutputByteLimit' | 'maxTerminals' | 'excludedDirs'>>;
   private readonly hooks: { emitUpdate(t: Terminal): void; emitData: TerminalDataListener; options: TerminalManager['settings'] };
 
   constructor(private readonly options: TerminalManagerOptions) {
@@ -258,9 +254,7 @@ export class TerminalManager {
     };
     this.hooks = {
       options: this.settings,
-      emitUpdate: (t) => {
-        this.updates.fire({ terminalId: t.id, state: t.viewState() });
-      },
+      emitUpdate: (t) => this.updates.fire({ terminalId: t.id, state: t.viewState() }),
       emitData: (terminalId, event) => this.data.fire({ terminalId, event }),
     };
   }
@@ -280,13 +274,24 @@ export class TerminalManager {
     const extra = Object.fromEntries((request.env ?? []).map(({ name, value }) => [name, value]));
     const env: Env = { ...(await this.options.baseEnv()), ...extra };
     const platform = this.options.platform ?? process.platform;
-    const { file, args, shell } = commandLine(request, env, platform);
-    const limit = request.outputByteLimit ?? this.options.defaultOutputByteLimit?.() ?? DEFAULT_OUTPUT_BYTE_LIMIT;
+    const cwd = request.cwd ?? this.options.defaultCwd;
+    const program = terminalProgram(request, env, cwd, this.options.excludedDirs?.() ?? [], platform);
+    const bound = this.options.maxOutputByteLimit?.() ?? DEFAULT_OUTPUT_BYTE_LIMIT;
+    const limit = Math.min(request.outputByteLimit ?? bound, bound);
+    // Checked after the last await, so that concurrent creates cannot all pass it.
+    this.refuseOverCap();
     const id = `term-${this.nextId++}`;
     const terminal = new Terminal(id, limit, this.hooks);
     this.terminals.set(id, terminal);
-    terminal.start(file, args, request.cwd ?? this.options.defaultCwd, env, shell, platform);
+    terminal.start(program, cwd, env, platform);
     return id;
+  }
+
+  private refuseOverCap(): void {
+    const max = this.options.maxTerminals?.();
+    if (max === undefined || this.terminals.size < max) return;
+    const held = `${this.terminals.size} terminal${this.terminals.size === 1 ? '' : 's'}`;
+    throw RpcError.refused(`Refused terminal/create: this session already holds ${held}, the most acpHost.maxTerminalsPerSession allows (${max}). Release one with terminal/release first.`);
   }
 
   has(id: string): boolean {

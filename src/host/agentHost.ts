@@ -7,7 +7,7 @@ import { AgentConfig, controllerSettings } from './config/agentConfig';
 import { findAgent } from '../runtime/presets';
 import { carryOverRenamedPresets } from './config/renamedAgents';
 import type { AgentChoice } from './config/agentConfig';
-import { SettingChanges, setting, updateSetting } from './config/settings';
+import { SettingChanges, defaultAgent, setting, updateSetting } from './config/settings';
 import { HostPolicy } from './policy/hostPolicy';
 import { manageRemembered } from './policy/rememberedPicker';
 import { DisposableStore } from '../base/disposables';
@@ -310,8 +310,12 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     return dispatchIntent(this, intent);
   }
 
-  private pickAgent(name = setting('defaultAgent')): AgentChoice {
+  private pickAgent(name?: string): AgentChoice {
     const agents = this.agentChoices();
+    name ??= defaultAgent((suggested) => {
+      const origin = findAgent(agents, suggested)?.origin;
+      return origin !== undefined && origin.kind !== 'workspace';
+    });
     const agent = findAgent(agents, name);
     if (!agent) this.logs.channel.warn(`acpHost.defaultAgent names "${name}", which is not configured; using ${agents[0].name}.`);
     return agent ?? agents[0];

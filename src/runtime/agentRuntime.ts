@@ -294,6 +294,7 @@ export class AgentRuntime {
           clientCapabilities: clientCapabilities(this.ports),
           initializeTimeoutMs: this.settings.initializeTimeoutMs,
           maxLineBytes: this.settings.maxLineBytes,
+          excludedDirs: [this.settings.workspaceFolder, ...(this.settings.additionalDirectories ?? [])],
           log: this.log,
           onTrace: (direction, message) => this.ports.onTrace(this.agent.name, direction, redactFields(message)),
           onStderrLine: (line) => this.log.info(`[${this.agent.name} stderr] ${line}`),

@@ -1,10 +1,9 @@
 // The `acpHost.mcpServers` setting: validated entries, turned into the exact ACP shapes sent in
 // `session/new`, and filtered by what the agent said it can connect to. No `vscode` import.
 // Env and header values may be secrets: nothing here puts them in a message.
-import { accessSync, constants, statSync } from 'node:fs';
-import * as path from 'node:path';
 import * as z from 'zod/mini';
 import type { Env } from '../agent/environment';
+import { resolveExecutable } from '../agent/executables';
 import type { McpCapabilities, McpServer } from '../protocol';
 import type { AgentOrigin } from './agentIdentity';
 
@@ -68,27 +67,13 @@ const toPairs = (record: Record<string, string>) => Object.entries(record).map((
 
 /**
  * The schema's stdio `command` is an absolute path: a bare name is looked up on the agent's PATH
- * (as the agent would). `undefined` when it is not there.
+ * (as the agent would), skipping relative entries and the workspace's folders (`excluded`: an
+ * executable a cloned repository ships never stands in for the one installed, agent/executables.ts).
+ * `undefined` when it is not there.
  */
-export function resolveCommand(command: string, env: Env, platform: NodeJS.Platform = process.platform): string | undefined {
-  if (path.isAbsolute(command)) return command;
-  if (command.includes('/') || command.includes('\\')) return undefined; // relative to what? not the agent's cwd
-  const pathVar = Object.entries(env).find(([key]) => key.toUpperCase() === 'PATH')?.[1] ?? '';
-  const extensions = platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
-  for (const dir of pathVar.split(platform === 'win32' ? ';' : ':')) {
-    if (!dir || !path.isAbsolute(dir)) continue;
-    for (const ext of extensions) {
-      const candidate = path.join(dir, command + ext);
-      try {
-        if (!statSync(candidate).isFile()) continue;
-        if (platform !== 'win32') accessSync(candidate, constants.X_OK);
-        return candidate;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return undefined;
+export function resolveCommand(command: string, env: Env, platform: NodeJS.Platform = process.platform, excluded: readonly string[] = []): string | undefined {
+  // No cwd: a relative path is relative to what? Not the agent's cwd.
+  return resolveExecutable(command, { env, excluded, platform });
 }
 
 /** One setting as the schema's McpServer: every required field present, env and headers as name/value arrays. */
@@ -100,10 +85,10 @@ export function toMcpServer(setting: McpServerSetting, resolve: (command: string
 }
 
 /** The settings as sent; a stdio command not found on PATH is passed as written, with a warning. */
-export function buildMcpServers(settings: readonly McpServerSetting[], env: Env, warn: (message: string) => void): McpServer[] {
+export function buildMcpServers(settings: readonly McpServerSetting[], env: Env, warn: (message: string) => void, excluded: readonly string[] = []): McpServer[] {
   return settings.map((setting) =>
     toMcpServer(setting, (command) => {
-      const resolved = resolveCommand(command, env);
+      const resolved = resolveCommand(command, env, process.platform, excluded);
       if (!resolved) warn(`MCP server "${setting.name}": "${command}" was not found on PATH; passing it to the agent as written.`);
       return resolved;
     }),

@@ -73,18 +73,21 @@ test('200 MiB of output with no outputByteLimit: the terminal keeps the default 
   }
 });
 
-test('the agent’s own outputByteLimit wins over the default, and the default is read at each create', { timeout: 20_000 }, async () => {
+test('the agent’s own outputByteLimit holds below the user’s bound and is clamped to it above; the bound is read at each create', { timeout: 20_000 }, async () => {
   let limit = 100;
-  const manager = new TerminalManager({ baseEnv: currentEnv, defaultCwd: os.tmpdir(), defaultOutputByteLimit: () => limit });
+  const manager = new TerminalManager({ baseEnv: currentEnv, defaultCwd: os.tmpdir(), maxOutputByteLimit: () => limit });
   const print = `process.stdout.write('y'.repeat(5000))`;
   try {
-    const own = await manager.create({ command: process.execPath, args: ['-e', print], outputByteLimit: 1000 });
+    const own = await manager.create({ command: process.execPath, args: ['-e', print], outputByteLimit: 50 });
     const byDefault = await manager.create({ command: process.execPath, args: ['-e', print] });
+    const asksForMore = await manager.create({ command: process.execPath, args: ['-e', print], outputByteLimit: Number.MAX_SAFE_INTEGER });
     limit = 10;
     const changed = await manager.create({ command: process.execPath, args: ['-e', print], outputByteLimit: null });
-    await Promise.all([own, byDefault, changed].map((id) => manager.waitForExit(id)));
-    assert.deepEqual([own, byDefault, changed].map((id) => manager.output(id).output.length), [1000, 100, 10]);
-    assert.ok([own, byDefault, changed].every((id) => manager.output(id).truncated));
+    const ids = [own, byDefault, asksForMore, changed];
+    await Promise.all(ids.map((id) => manager.waitForExit(id)));
+    assert.deepEqual(ids.map((id) => manager.output(id).output.length), [50, 100, 100, 10]);
+    // The agent is told its output was cut, as with its own limit.
+    assert.ok(ids.every((id) => manager.output(id).truncated));
   } finally {
     manager.dispose();
   }

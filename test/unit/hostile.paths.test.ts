@@ -22,7 +22,7 @@ const disposables: { dispose(): void }[] = [];
 const fakeVscode = {
   Uri: { file: (fsPath: string) => ({ scheme: 'file', fsPath }) },
   // Settings: none set (the defaults apply).
-  workspace: { workspaceFolders: [{ uri: { scheme: 'file', fsPath: ws } }], getConfiguration: () => ({ get: () => undefined }) },
+  workspace: { workspaceFolders: [{ uri: { scheme: 'file', fsPath: ws } }], getConfiguration: () => ({ get: () => undefined, inspect: () => undefined }) },
   EventEmitter: class {
     event = () => ({ dispose() {} });
     fire() {}

@@ -128,7 +128,8 @@ describe('startAgent: agents that do not come up', () => {
     const error = await startFailure('', {}, {}, { command, args: [], cwd: os.tmpdir(), env: currentEnv() });
     assert.equal(error.failure, 'not-found');
     assert.match(error.message, new RegExp(command));
-    assert.equal(error.exit?.spawnError?.code, 'ENOENT');
+    // Looked up on PATH before anything is spawned (agent/executables.ts).
+    assert.equal(error.exit, undefined);
   });
 
   test('a working directory that does not exist is not reported as a missing command', SLOW, async () => {

@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { currentEnv } from '../../src/agent/environment';
-import { commandLine, TerminalManager } from '../../src/agent/terminals';
+import { TerminalManager } from '../../src/agent/terminals';
+import { commandLine } from '../../src/agent/terminalCommand';
 import type { TerminalManagerOptions, TerminalSnapshot } from '../../src/agent/terminals';
 import { cutFront, OutputBuffer, tailBytes, utf8Bytes } from '../../src/agent/terminalOutput';
 import { alive } from './helpers/processes';
@@ -101,7 +102,7 @@ describe('how a command runs', () => {
     const m = manager();
     const id = await m.create({ command: 'acp-host-no-such-command-xyz' });
     assert.deepEqual(await m.waitForExit(id), { exitCode: 127, signal: null });
-    assert.match(m.output(id).output, /Could not start acp-host-no-such-command-xyz: .*ENOENT/);
+    assert.match(m.output(id).output, /Could not start acp-host-no-such-command-xyz: it was not found on PATH/);
     const line = await m.create({ command: 'acp-host-no-such-command-xyz --flag' });
     assert.deepEqual(await m.waitForExit(line), { exitCode: 127, signal: null }, 'the shell says the same');
   });
@@ -219,6 +220,34 @@ describe('exit, kill, release, dispose', () => {
     const again = await m.create({ command: 'echo still usable' });
     await m.waitForExit(again);
     assert.equal(m.output(again).output, 'still usable\n');
+  });
+});
+
+describe('the number of terminals a session holds', () => {
+  test('past maxTerminals a create is refused, naming the limit and the setting; a release (not an exit or a kill) frees a slot', SLOW, async () => {
+    let max = 2;
+    const m = manager({ maxTerminals: () => max });
+    const first = await m.create({ command: NODE, args: ['-e', ''] });
+    const second = await m.create({ command: NODE, args: ['-e', 'setTimeout(() => {}, 30000)'] });
+    await m.waitForExit(first);
+    m.kill(second);
+    await m.waitForExit(second);
+    const refused = { code: -32603, data: { refused: true }, message: /holds 2 terminals, the most acpHost\.maxTerminalsPerSession allows \(2\)/ };
+    await assert.rejects(m.create({ command: NODE, args: ['-e', ''] }), refused);
+    m.release(first);
+    const third = await m.create({ command: NODE, args: ['-e', ''] });
+    assert.ok(m.has(third));
+    await assert.rejects(m.create({ command: NODE, args: ['-e', ''] }), refused);
+    // Read at each create: a lowered setting holds at once.
+    max = 1;
+    m.release(third);
+    await assert.rejects(m.create({ command: NODE, args: ['-e', ''] }), { message: /holds 1 terminal, the most acpHost\.maxTerminalsPerSession allows \(1\)/ });
+  });
+
+  test('concurrent creates cannot pass the limit together', SLOW, async () => {
+    const m = manager({ maxTerminals: () => 3 });
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => m.create({ command: NODE, args: ['-e', ''] })));
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 3);
   });
 });
 

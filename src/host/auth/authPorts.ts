@@ -172,11 +172,14 @@ export class AgentSecrets {
  * to the terminal only, never logged.
  */
 export function runLoginTerminal(spec: LoginTerminalSpec): Promise<LoginTerminalResult> {
+  // Loaded with the agent stack, which a sign-in follows (an agent runs): not at activation.
+  const { processMark } = require('../../agent/processMark') as typeof import('../../agent/processMark');
   const terminal = vscode.window.createTerminal({
     name: `Sign in: ${spec.agentName}`,
     shellPath: spec.command,
     shellArgs: spec.args,
-    env: spec.env,
+    // Marked like the agent: what the sign-in leaves running ends with the window (processMark.ts).
+    env: processMark.on(spec.env),
     strictEnv: true,
     cwd: spec.cwd,
     isTransient: true,

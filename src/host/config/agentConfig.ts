@@ -44,6 +44,8 @@ export interface AgentChoice extends AgentDefinition {
   commandLine: string;
   /** Shown next to it in the picker: that it comes from the workspace's settings. */
   note?: string;
+  /** Where its definition comes from: a workspace's acpHost.defaultAgent never picks one the workspace defines. */
+  origin: AgentOrigin;
 }
 
 const BUILTIN: AgentOrigin = { kind: 'builtin' };
@@ -198,7 +200,8 @@ export class AgentConfig implements vscode.Disposable {
     });
     const settings = serversFor(mergeByName(read.user, allowed.map((p) => p.value)).map((m) => m.entry), agent);
     if (settings.length === 0) return [];
-    return buildMcpServers(settings, await this.baseEnv(), report);
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    return buildMcpServers(settings, await this.baseEnv(), report, folders);
   }
 
   /** Where configured agents, MCP servers and client terminals get their environment from (acpHost.environment). */

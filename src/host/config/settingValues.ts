@@ -24,7 +24,7 @@ export interface SettingValues {
   protectedPaths: readonly string[];
   /** Per agent name: off | safe | allButProtected, or { mode, alsoSafe: [tool kinds] } (policy/autoApprove.ts parses each; invalid ones read as off). */
   autoApprove: Readonly<Record<string, unknown>>;
-  /** What a command an agent runs keeps of its output when the agent sets no outputByteLimit. */
+  /** What a command an agent runs keeps of its output when the agent sets no outputByteLimit, and the most it keeps whatever the agent sets. */
   terminalOutputLimitMegabytes: number;
   /** fs/read_text_file refuses a file on disk larger than this. */
   readTextFileLimitMegabytes: number;
@@ -34,6 +34,8 @@ export interface SettingValues {
   'notify.turnEnds': boolean;
   /** What the workspace's checkpoints keep of file contents, together; the oldest go first past it. */
   'checkpoints.maxMegabytes': number;
+  /** The terminals (terminal/create) a session may hold at once; one more is refused until one is released. */
+  maxTerminalsPerSession: number;
   /** ACP: Browse Agents…'s index. Machine-scoped, and read from the user's settings only (host/registry/registry.ts): a workspace must not decide what gets downloaded and run. */
   registryUrl: string;
 }
@@ -55,6 +57,7 @@ export const SETTING_DEFAULTS: Readonly<SettingValues> = {
   'notify.waits': true,
   'notify.turnEnds': false,
   'checkpoints.maxMegabytes': 50,
+  maxTerminalsPerSession: 16,
   registryUrl: 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json',
 };
 
@@ -78,6 +81,10 @@ const PARSERS: { [K in SettingKey]: (raw: unknown) => SettingValues[K] | undefin
   'notify.waits': (raw) => (typeof raw === 'boolean' ? raw : undefined),
   'notify.turnEnds': (raw) => (typeof raw === 'boolean' ? raw : undefined),
   'checkpoints.maxMegabytes': atLeastOne,
+  maxTerminalsPerSession: (raw) => {
+    const value = atLeastOne(raw);
+    return value === undefined ? undefined : Math.floor(value);
+  },
   registryUrl: (raw) => (typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined),
 };
 
@@ -89,4 +96,56 @@ function atLeastOne(raw: unknown): number | undefined {
 /** What the extension makes of acpHost.`key` set to `raw` (undefined: not set). */
 export function parseSetting<K extends SettingKey>(key: K, raw: unknown): SettingValues[K] {
   return PARSERS[key](raw) ?? SETTING_DEFAULTS[key];
+}
+
+/**
+ * The settings that bound what an agent may use. A cloned folder's settings are data: its value
+ * may lower one of these, never raise it past the user's (or the default, when the user set
+ * none). So a repository cannot make a session keep unbounded output, read huge files, accept
+ * huge messages or hold more terminals by shipping a `.vscode/settings.json`.
+ */
+export const LIMIT_SETTINGS = ['maxMessageMegabytes', 'terminalOutputLimitMegabytes', 'readTextFileLimitMegabytes', 'checkpoints.maxMegabytes', 'maxTerminalsPerSession'] as const;
+export type LimitSetting = (typeof LIMIT_SETTINGS)[number];
+
+export const isLimitSetting = (key: SettingKey): key is LimitSetting => (LIMIT_SETTINGS as readonly string[]).includes(key);
+
+/**
+ * A setting's values by who set them: VS Code's `WorkspaceConfiguration.inspect()`. The global
+ * value is the user's (in a remote window, the remote's user settings included: those live on
+ * the remote machine, not in the folder). The language values apply only to a configuration read
+ * for a language, which ACP Host never does; a workspace's language value still only tightens.
+ */
+export interface InspectedSetting {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+  workspaceLanguageValue?: unknown;
+  workspaceFolderLanguageValue?: unknown;
+}
+
+function workspaceValues(inspected: InspectedSetting | undefined): unknown[] {
+  if (!inspected) return [];
+  return [inspected.workspaceValue, inspected.workspaceFolderValue, inspected.workspaceLanguageValue, inspected.workspaceFolderLanguageValue];
+}
+
+/** A limit as it applies: the user's (or the default), lowered by any valid value of the workspace's, never raised. */
+export function limitByOrigin(key: LimitSetting, inspected: InspectedSetting | undefined): number {
+  const ceiling = parseSetting(key, inspected?.globalValue);
+  const lowered = workspaceValues(inspected)
+    .map((raw) => PARSERS[key](raw))
+    .filter((value): value is number => value !== undefined);
+  return Math.min(ceiling, ...lowered);
+}
+
+/**
+ * The agent a new session starts with. A workspace may suggest one, and it is taken only when
+ * `mayPick` says the name is one the user already runs without asking: the demo agent, a preset,
+ * an agent of the user's own settings or installed from the ACP Registry. A workspace never picks
+ * an agent it defines itself (even one the user allowed once): that would start its command
+ * because the folder was opened. Otherwise the user's choice, or the demo agent.
+ */
+export function defaultAgentByOrigin(inspected: InspectedSetting | undefined, mayPick: (name: string) => boolean): string {
+  const suggested = PARSERS.defaultAgent(inspected?.workspaceFolderValue ?? inspected?.workspaceValue);
+  if (suggested !== undefined && mayPick(suggested)) return suggested;
+  return parseSetting('defaultAgent', inspected?.globalValue);
 }

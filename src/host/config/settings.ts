@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { parseSetting, SETTING_KEYS } from './settingValues';
+import { defaultAgentByOrigin, isLimitSetting, limitByOrigin, parseSetting, SETTING_KEYS } from './settingValues';
 import type { SettingKey, SettingValues } from './settingValues';
 import { GATED_SETTINGS, splitOrigins } from './workspaceProposals';
 import type { GatedSetting, Origins } from './workspaceProposals';
@@ -13,10 +13,21 @@ const isGated = (key: SettingKey): key is GatedSetting => (GATED_SETTINGS as rea
 
 /**
  * An acpHost.* setting, typed and with its default. Read when asked, not cached: a value just
- * written (the tests write them, then act) is seen at once, before its change event.
+ * written (the tests write them, then act) is seen at once, before its change event. A limit is
+ * read by origin (a workspace may only lower it: limitByOrigin); acpHost.defaultAgent is the
+ * user's own value here (what the panel's choice is compared with), the workspace's suggestion
+ * only through defaultAgent().
  */
 export function setting<K extends PlainSettingKey>(key: K): SettingValues[K] {
-  return parseSetting(key, vscode.workspace.getConfiguration(SECTION).get(key));
+  const configuration = vscode.workspace.getConfiguration(SECTION);
+  if (isLimitSetting(key)) return limitByOrigin(key, configuration.inspect(key)) as SettingValues[K];
+  if (key === 'defaultAgent') return parseSetting(key, configuration.inspect(key)?.globalValue);
+  return parseSetting(key, configuration.get(key));
+}
+
+/** The agent a new session starts with: the workspace's suggestion when `mayPick` accepts it (defaultAgentByOrigin), else the user's. */
+export function defaultAgent(mayPick: (name: string) => boolean): string {
+  return defaultAgentByOrigin(vscode.workspace.getConfiguration(SECTION).inspect('defaultAgent'), mayPick);
 }
 
 /**

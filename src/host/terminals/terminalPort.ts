@@ -37,7 +37,7 @@ export interface TerminalPortOptions {
 const KEEP_FINISHED = 10;
 const NAME_MAX = 60;
 const MIB = 1024 * 1024;
-/** What a VS Code terminal buffers before it is opened (what the agent reads is bounded by its outputByteLimit, or the setting). */
+/** What a VS Code terminal buffers before it is opened (what the agent reads is bounded by its outputByteLimit, at most the setting). */
 const PENDING_MAX = MIB;
 
 /**
@@ -68,7 +68,9 @@ export class TerminalPort implements TerminalPortContract {
     const manager = new TerminalManager({
       baseEnv: () => this.environment(),
       defaultCwd: this.options.roots()[0],
-      defaultOutputByteLimit: () => setting('terminalOutputLimitMegabytes') * MIB,
+      maxOutputByteLimit: () => setting('terminalOutputLimitMegabytes') * MIB,
+      maxTerminals: () => setting('maxTerminalsPerSession'),
+      excludedDirs: () => [...this.options.roots(), ...(vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath)],
       ...this.options.manager,
     });
     manager.onUpdate((id, state) => this.options.onUpdate(id, state));
