@@ -1,19 +1,21 @@
 // The audit log as a person reads it: one line per event, newest last (ACP: Show Audit Log).
+import { escapeHidden } from '../base/shownText';
 import type { AuditEvent } from './auditEvent';
 import type { AuditLimits } from './auditLog';
 
 /**
  * `2025-12-04 17:23:01Z  allowed    write       /w/src/a.ts  by default · Claude Code, session 1a2b… · 120 characters`:
  * time, decision and kind in columns, then what it was about (`named → real` when a path
- * resolved elsewhere), then who decided and the rest.
- * Line breaks inside a value (a multi-line command) are shown as ⏎, so an event is one line.
+ * resolved elsewhere), then who decided and the rest. Line breaks and other invisible characters
+ * inside a value (a multi-line command, a bidi override in a path) are shown as escapes (`\n`,
+ * `\u202E`: shownText.ts), so an event is one line and reads as it is.
  */
 export function auditLine(event: AuditEvent): string {
   const time = event.time.replace('T', ' ').replace(/\.\d+(?=Z$)/, '');
   const who = event.rule ? `by ${event.by} (${event.rule})` : `by ${event.by}`;
   const where = event.sessionId ? `${event.agent}, session ${event.sessionId}` : event.agent;
   const parts = [who, where, ...(event.detail ? [event.detail] : [])];
-  return oneLine(`${time}  ${event.decision.padEnd(9)}  ${event.kind.padEnd(10)}  ${event.target}${event.resolved ? ` → ${event.resolved}` : ''}  ${parts.join(' · ')}`);
+  return escapeHidden(`${time}  ${event.decision.padEnd(9)}  ${event.kind.padEnd(10)}  ${event.target}${event.resolved ? ` → ${event.resolved}` : ''}  ${parts.join(' · ')}`);
 }
 
 /** The document: what it is, then every event, oldest first. */
@@ -24,8 +26,4 @@ export function auditText(events: readonly AuditEvent[], limits: Pick<AuditLimit
     '',
   ];
   return [...header, ...events.map(auditLine)].join('\n') + '\n';
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\r\n|\r|\n/g, '⏎');
 }

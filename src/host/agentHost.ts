@@ -83,9 +83,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     this.registry = this.disposables.add(new Registry(extension, { log: this.logs.channel, chooseAgent: (name) => this.chooseAgent(name) }));
     // Any agent's secret is masked in any event: the log is the workspace's, not one agent's.
     this.audit = this.disposables.add(new WorkspaceAudit(extension.storageUri, (_agent, text) => this.logs.secrets.scrub(text), (m) => this.logs.channel.warn(m)));
-    this.config = this.disposables.add(
-      new AgentConfig(extension.extensionPath, extension.globalState, (m) => this.logs.channel.info(m), extension.globalStorageUri.fsPath, this.registry.installed, (event) => void this.audit.record(event)),
-    );
+    this.config = this.disposables.add(new AgentConfig(extension.extensionPath, extension.globalState, (m) => this.logs.channel.info(m), extension.globalStorageUri.fsPath, this.registry.installed, (event) => void this.audit.record(event)));
     this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m), (name) => this.config.ownIdentity(name));
     this.policy = this.disposables.add(new HostPolicy(extension.workspaceState, (m) => this.logs.channel.warn(m)));
     this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets, () => this.follower.yieldToUser()));
@@ -312,10 +310,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
 
   private pickAgent(name?: string): AgentChoice {
     const agents = this.agentChoices();
-    name ??= defaultAgent((suggested) => {
-      const origin = findAgent(agents, suggested)?.origin;
-      return origin !== undefined && origin.kind !== 'workspace';
-    });
+    name ??= defaultAgent((suggested) => ![undefined, 'workspace'].includes(findAgent(agents, suggested)?.origin.kind));
     const agent = findAgent(agents, name);
     if (!agent) this.logs.channel.warn(`acpHost.defaultAgent names "${name}", which is not configured; using ${agents[0].name}.`);
     return agent ?? agents[0];

@@ -224,7 +224,7 @@ describe('the readable log', () => {
   };
 
   test('one line per event: time, decision, kind, target, who decided, agent and session, detail', () => {
-    assert.equal(auditLine(event), '2025-12-04 17:23:01Z  allowed    permission  Edit⏎src/a.ts  by rule (.vscode/**) · Codex, session abc · chose "Allow once"');
+    assert.equal(auditLine(event), '2025-12-04 17:23:01Z  allowed    permission  Edit\\nsrc/a.ts  by rule (.vscode/**) · Codex, session abc · chose "Allow once"');
     assert.equal(auditLine({ ...event, sessionId: undefined, rule: undefined, detail: undefined, kind: 'read', target: '/w/x' }), '2025-12-04 17:23:01Z  allowed    read        /w/x  by rule · Codex');
   });
 

@@ -20,9 +20,12 @@ test('each entry of the protected list, anywhere in the tree, asks; its near nei
     'lefthook.yml', 'lefthook.yaml', '.lefthook/pre-commit/x.sh', '.devcontainer.json', '.idea/workspace.xml',
     '.bash_profile', '.zshenv', '.zprofile', '.profile', '.config/fish/config.fish', '.config/git/config',
     '.cargo/config', '.cargo/config.toml', 'sub/project/.github/workflows/release.yml',
+    '.zed/tasks.json', '.exrc', '.nvim.lua', '.nvimrc', '.hg/hgrc', '.lefthook.yml', 'lefthook-local.yaml', '.lefthook-local.yml',
+    '.qwen/settings.json', '.kilocode/mcp.json', '.roo/mcp.json', '.windsurf/rules/x.md', '.amazonq/mcp.json', '.kiro/hooks/x.json',
+    '.aider.conf.yml', '.travis.yml', 'azure-pipelines.yml', 'bitbucket-pipelines.yml', 'Jenkinsfile', '.buildkite/pipeline.yml', '.drone.yml',
   ];
   for (const file of protectedFiles) assert.equal(decision(p, file), 'ask', file);
-  const ordinary = ['claude.md', 'src/mcp.json', '.github/CODEOWNERS', '.github/ISSUE_TEMPLATE/bug.md', 'docs/lefthook.md', 'cargo/config.toml', '.config/nvim/init.lua', 'opencode.md', 'idea/notes.txt'];
+  const ordinary = ['claude.md', 'src/mcp.json', '.github/CODEOWNERS', '.github/ISSUE_TEMPLATE/bug.md', 'docs/lefthook.md', 'cargo/config.toml', '.config/nvim/init.lua', 'opencode.md', 'idea/notes.txt', 'zed/notes.md', 'docs/jenkinsfile.md', '.hg/store/data', 'qwen.md'];
   for (const file of ordinary) assert.equal(decision(p, file), 'allow', file);
 });
 

@@ -38,7 +38,7 @@ const RULES: Record<string, { ours: string[]; vscode: boolean; node: boolean; no
   base: { ours: [], vscode: false, node: false, nodeIn: 'node' },
   protocol: { ours: [], vscode: false, node: false },
   policy: { ours: [], vscode: false, node: false },
-  audit: { ours: [], vscode: false, node: false },
+  audit: { ours: ['base'], vscode: false, node: false },
   agent: { ours: ['base', 'protocol'], vscode: false, node: true },
   runtime: { ours: ['base', 'protocol', 'agent', 'session', 'policy', 'audit', 'workspace'], vscode: false, node: true },
   session: { ours: ['base', 'protocol', 'agent', 'runtime', 'forms', 'policy', 'audit'], vscode: false, node: false },
