@@ -8,7 +8,7 @@ import { findAgent } from '../runtime/presets';
 import { carryOverRenamedPresets } from './config/renamedAgents';
 import type { AgentChoice } from './config/agentConfig';
 import { SettingChanges, defaultAgent, setting, updateSetting } from './config/settings';
-import { HostPolicy } from './policy/hostPolicy';
+import { HostPolicy, ownFolders } from './policy/hostPolicy';
 import { manageRemembered } from './policy/rememberedPicker';
 import { DisposableStore } from '../base/disposables';
 import { COMMAND_IDS, dispatchIntent, runCommand } from './panel/actions';
@@ -85,7 +85,7 @@ export class AgentHost implements ActionHost, vscode.Disposable {
     this.audit = this.disposables.add(new WorkspaceAudit(extension.storageUri, (_agent, text) => this.logs.secrets.scrub(text), (m) => this.logs.channel.warn(m)));
     this.config = this.disposables.add(new AgentConfig(extension.extensionPath, extension.globalState, (m) => this.logs.channel.info(m), extension.globalStorageUri.fsPath, this.registry.installed, (event) => void this.audit.record(event)));
     this.secrets = new AgentSecrets(extension, (m) => this.logs.channel.info(m), (name) => this.config.ownIdentity(name));
-    this.policy = this.disposables.add(new HostPolicy(extension.workspaceState, (m) => this.logs.channel.warn(m)));
+    this.policy = this.disposables.add(new HostPolicy(extension.workspaceState, (m) => this.logs.channel.warn(m), ownFolders(extension)));
     this.workbench = this.disposables.add(new VsCodeWorkbench(this.logs, this.secrets, () => this.follower.yieldToUser()));
     this.view = this.disposables.add(new AgentViewProvider(extension.extensionUri, (intent) => this.handleIntent(intent), this.logs.channel));
     this.store = new SessionStore(extension.workspaceState);

@@ -91,7 +91,9 @@ export class Policy {
       case 'write':
         return reason ? { decision: 'ask', reason } : ALLOW;
       case 'terminal': {
-        const named = request.command === undefined ? undefined : this.protectedPathNamedBy(request.command);
+        // `paths`: the forms of the terminal's cwd. Run in a protected folder, `echo x > pre-commit` writes a hook.
+        if (reason) return { decision: 'ask', reason: { ...reason, named: `its working folder ${request.paths[0] ?? `/${absolute[0]}`}` } };
+        const named = request.command === undefined ? undefined : this.protectedPathNamedBy(request.command, request.paths);
         return named ? { decision: 'ask', reason: { by: 'protected', ...named } } : ALLOW;
       }
       case 'permission':
@@ -114,11 +116,13 @@ export class Policy {
    * The first word (or redirection target) of a command line that is a protected path, and its
    * glob: `echo x >> .git/hooks/pre-commit`, `cat ~/.ssh/id_rsa` run what a write or a read of
    * the file would. A line the parser does not understand is cut at blanks, quotes and operators.
+   * A relative word is judged as named and relative to each form of the cwd (`cwds`).
    */
-  private protectedPathNamedBy(commandLine: string): { glob: string; named: string } | undefined {
+  private protectedPathNamedBy(commandLine: string, cwds: readonly string[]): { glob: string; named: string } | undefined {
     const words = parseShellLine(commandLine)?.words ?? commandLine.split(/[\s;&|<>()'"`]+/);
     for (const named of words) {
-      const glob = this.protectedGlob(this.stored({ kind: 'terminal', paths: pathsOfWord(named) }).paths);
+      const relative = !/^[~/\\]/.test(named) ? cwds.flatMap((cwd) => pathsOfWord(`${cwd}/${named}`)) : [];
+      const glob = this.protectedGlob(this.stored({ kind: 'terminal', paths: [...pathsOfWord(named), ...relative] }).paths);
       if (glob) return { glob, named };
     }
     return undefined;

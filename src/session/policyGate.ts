@@ -84,7 +84,9 @@ export class PolicyGate {
     if (!terminals || !this.port) return terminals;
     return withCreate(terminals, async (request, signal) => {
       const line = commandLine(request.command, request.args ?? []);
-      await this.check({ kind: 'terminal', paths: [], command: line }, { kind: 'terminal', sessionId: request.sessionId, verb: 'run', target: line, shown: line, toolKind: 'execute' }, undefined, signal);
+      // Where it runs counts too (the terminal port confines the cwd itself).
+      const cwd = request.cwd ? await judgedForms(request.cwd, this.roots()) : undefined;
+      await this.check({ kind: 'terminal', paths: cwd?.names ?? [], absolutePaths: cwd?.absolute, command: line }, { kind: 'terminal', sessionId: request.sessionId, verb: 'run', target: line, shown: line, toolKind: 'execute' }, undefined, signal);
       throwIfCancelled(signal, 'terminal/create');
       return terminals.create(request);
     });

@@ -173,3 +173,12 @@ test('a terminal command that names a protected path asks by default, and says w
   for (const [line, named, glob] of cases) assert.deepEqual(p.decide(terminal(line)), { decision: 'ask', reason: { by: 'protected', glob, named } }, line);
   for (const line of ['npm test', 'ls src && cat README.md', 'git status', 'echo .gitignore > notes.txt']) assert.equal(p.decide(terminal(line)).decision, 'allow', line);
 });
+
+test('a terminal that runs in a protected folder asks, and a relative word is judged from the folder it runs in', () => {
+  const p = policy();
+  const inFolder = (line: string, cwd: string) => ({ kind: 'terminal' as const, paths: [cwd], absolutePaths: [`r/${cwd}`], command: line });
+  assert.deepEqual(p.decide(inFolder('ls', '.git/hooks')), { decision: 'ask', reason: { by: 'protected', glob: '**/.git/**', named: 'its working folder .git/hooks' } });
+  assert.deepEqual(p.decide(inFolder('echo x > ../.git/config', 'src')), { decision: 'ask', reason: { by: 'protected', glob: '**/.git/**', named: '../.git/config' } });
+  assert.deepEqual(p.decide(inFolder('cp evil settings.json', '.vscode')).decision, 'ask');
+  for (const line of ['ls', 'echo x > notes.txt', 'cat ../README.md']) assert.equal(p.decide(inFolder(line, 'src')).decision, 'allow', line);
+});

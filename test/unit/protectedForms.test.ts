@@ -22,6 +22,9 @@ test('each entry of the protected list, anywhere in the tree, asks; its near nei
     '.cargo/config', '.cargo/config.toml', 'sub/project/.github/workflows/release.yml',
     '.zed/tasks.json', '.exrc', '.nvim.lua', '.nvimrc', '.hg/hgrc', '.lefthook.yml', 'lefthook-local.yaml', '.lefthook-local.yml',
     '.qwen/settings.json', '.kilocode/mcp.json', '.roo/mcp.json', '.windsurf/rules/x.md', '.amazonq/mcp.json', '.kiro/hooks/x.json',
+    '.vscode-server/extensions/x/main.js', '.vscode-server-insiders/data/User/settings.json', '.config/Code/User/settings.json',
+    '.config/Code - Insiders/User/keybindings.json', 'Library/Application Support/Code/User/settings.json', 'AppData/Roaming/Code/User/settings.json',
+    '.local/share/code-server/User/settings.json', '.config/code-server/config.yaml', '.vscode-oss/extensions/x.js',
     '.aider.conf.yml', '.travis.yml', 'azure-pipelines.yml', 'bitbucket-pipelines.yml', 'Jenkinsfile', '.buildkite/pipeline.yml', '.drone.yml',
   ];
   for (const file of protectedFiles) assert.equal(decision(p, file), 'ask', file);

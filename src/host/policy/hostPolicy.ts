@@ -1,5 +1,7 @@
+import * as path from 'node:path';
 import vscode = require('vscode');
 import { RuleSet } from '../../policy/rules';
+import { ownFolderGlobs } from '../../runtime/ownFolders';
 import type { Rule } from '../../policy/rules';
 import type { PolicyPort } from '../../runtime/ports';
 import type { ResolvedPath } from '../../runtime/resolvedPath';
@@ -25,7 +27,12 @@ export class HostPolicy implements PolicyPort, vscode.Disposable {
   private readonly readMarks = new Map<string, number>();
   private readonly disposables: vscode.Disposable[];
 
-  constructor(state: vscode.Memento, private readonly report: (message: string) => void) {
+  /** Globs over the absolute forms of the folders that configure VS Code and ACP Host on this machine (ownFolderGlobs). */
+  private readonly ownGlobs: readonly string[];
+
+  /** `ownFolders`: VS Code's user folder (settings, keybindings, every extension's storage) and the extensions folder (their code). */
+  constructor(state: vscode.Memento, private readonly report: (message: string) => void, ownFolders: readonly string[] = []) {
+    this.ownGlobs = ownFolderGlobs(ownFolders);
     this.workspace = new WorkspaceRules(state, () => this.byAgent.clear());
     this.disposables = [
       vscode.workspace.onDidChangeConfiguration((event) => {
@@ -42,7 +49,7 @@ export class HostPolicy implements PolicyPort, vscode.Disposable {
       const { rules, protectedPaths, autoApprove } = this.settings;
       const { mode, alsoSafe } = autoApprove(agentName);
       // Windows stores `.GIT.` and `GIT~1` as `.git`: the policy compares names as it does.
-      layers = { settings: new RuleSet(rules), workspace: this.workspace.all, protectedPaths, autoApprove: mode, alsoSafe, windowsNames: process.platform === 'win32' };
+      layers = { settings: new RuleSet(rules), workspace: this.workspace.all, protectedPaths: [...protectedPaths, ...this.ownGlobs], autoApprove: mode, alsoSafe, windowsNames: process.platform === 'win32' };
       this.byAgent.set(agentName, layers);
     }
     return layers;
@@ -83,4 +90,15 @@ export class HostPolicy implements PolicyPort, vscode.Disposable {
     const uri = vscode.Uri.file(target.real).toString();
     return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
   }
+}
+
+/**
+ * VS Code's user folder (`<user data>/User`: settings.json, keybindings, every extension's global
+ * storage, ACP Host's included) and the folder of the installed extensions (code VS Code runs).
+ * An extension under development runs from a checkout, whose parent is no extensions folder:
+ * then only the checkout itself.
+ */
+export function ownFolders(extension: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'extensionPath' | 'extensionMode'>): string[] {
+  const installed = extension.extensionMode === vscode.ExtensionMode.Production;
+  return [path.dirname(path.dirname(extension.globalStorageUri.fsPath)), installed ? path.dirname(extension.extensionPath) : extension.extensionPath];
 }
