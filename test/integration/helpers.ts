@@ -61,3 +61,24 @@ export async function ask<T>(controller: AgentSession, command: unknown): Promis
 
 export const find = <K extends EntryView['kind']>(c: AgentSession, kind: K) =>
   c.transcript.entries.filter((e): e is Extract<EntryView, { kind: K }> => e.kind === kind);
+
+/** What fs-agent.js answers for one fs call. */
+export interface CallResult {
+  ok: boolean;
+  code?: number;
+  message?: string;
+}
+
+/** fs-agent.js writes `file`; the card the policy raises, if any, is answered with `optionId`. Returns the agent's result, the card and the last tool card. */
+export async function writeAnswering(controller: AgentSession, file: string, optionId: string | undefined) {
+  const before = find(controller, 'agent').length;
+  const turn = controller.prompt(JSON.stringify({ write: file, content: 'agent was here\n' }));
+  let card: ReturnType<typeof find<'tool'>>[number] | undefined;
+  if (optionId) {
+    card = await until(`the question about ${file}`, () => find(controller, 'tool').find((t) => t.permission));
+    controller.choosePermission(card.toolCallId, optionId);
+  }
+  await turn;
+  const answer = await until('the agent’s answer', () => find(controller, 'agent').slice(before).at(-1)?.text);
+  return { result: JSON.parse(answer) as CallResult, card, last: find(controller, 'tool').at(-1) };
+}

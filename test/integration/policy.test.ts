@@ -6,33 +6,14 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { AgentSession } from '../../src/session/agentSession';
-import { api, find, until, useAgent } from './helpers';
+import { api, useAgent, writeAnswering } from './helpers';
 
 const workspace = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
 
 /** The hostile set: what configures VS Code, git, the shell's environment and npm. */
 const PROTECTED = ['.vscode/settings.json', '.vscode/tasks.json', '.git/hooks/pre-commit', 'evil.code-workspace', '.env'];
 
-interface CallResult {
-  ok: boolean;
-  code?: number;
-  message?: string;
-}
 
-/** The agent writes `file`; the card it raises is answered with `optionId`. Returns the agent's result and the card. */
-async function writeAnswering(controller: AgentSession, file: string, optionId: string | undefined) {
-  const before = find(controller, 'agent').length;
-  const turn = controller.prompt(JSON.stringify({ write: file, content: 'agent was here\n' }));
-  let card: ReturnType<typeof find<'tool'>>[number] | undefined;
-  if (optionId) {
-    card = await until(`the question about ${file}`, () => find(controller, 'tool').find((t) => t.permission));
-    controller.choosePermission(card.toolCallId, optionId);
-  }
-  await turn;
-  const answer = await until('the agent’s answer', () => find(controller, 'agent').slice(before).at(-1)?.text);
-  return { result: JSON.parse(answer) as CallResult, card, last: find(controller, 'tool').at(-1) };
-}
 
 suite('policy', function () {
   this.timeout(90000);

@@ -9,27 +9,9 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { AgentSession } from '../../src/session/agentSession';
-import { api, find, until, useAgent } from './helpers';
+import { api, find, useAgent, writeAnswering } from './helpers';
 
-interface CallResult {
-  ok: boolean;
-  code?: number;
-  message?: string;
-}
 
-async function write(controller: AgentSession, file: string, optionId?: string) {
-  const before = find(controller, 'agent').length;
-  const turn = controller.prompt(JSON.stringify({ write: file, content: 'agent was here\n' }));
-  let card: ReturnType<typeof find<'tool'>>[number] | undefined;
-  if (optionId) {
-    card = await until(`the question about ${file}`, () => find(controller, 'tool').find((t) => t.permission));
-    controller.choosePermission(card.toolCallId, optionId);
-  }
-  await turn;
-  const answer = await until('the agent’s answer', () => find(controller, 'agent').slice(before).at(-1)?.text);
-  return { result: JSON.parse(answer) as CallResult, card };
-}
 
 suite('trust: paths', function () {
   this.timeout(90000);
@@ -53,16 +35,16 @@ suite('trust: paths', function () {
   test('an allow for src/** does not open a symlink into .git: the card names the target, Deny writes nothing, an ordinary edit goes through', async () => {
     await vscode.workspace.getConfiguration('acpHost').update('rules', [{ request: 'write', path: 'trust-paths/src/**', decision: 'allow' }], vscode.ConfigurationTarget.Global);
     const controller = await useAgent('Hostile writer', 'fs-agent.js');
-    const { result, card } = await write(controller, rel('src/notes.txt'), 'acp-host:deny');
+    const { result, card } = await writeAnswering(controller, rel('src/notes.txt'), 'acp-host:deny');
     assert.match(card?.policyNote ?? '', /may write trust-paths\/src\/notes\.txt → trust-paths\/\.git\/config: it is a protected path \(\*\*\/\.git\/\*\*\)/);
     assert.strictEqual(result.ok, false);
     assert.strictEqual(fs.readFileSync(rel('.git/config'), 'utf8'), '[core]\n', 'the target is untouched');
 
-    const ordinary = await write(controller, rel('src/a.ts'));
+    const ordinary = await writeAnswering(controller, rel('src/a.ts'), undefined);
     assert.deepStrictEqual(ordinary.result, { ok: true });
     assert.strictEqual(fs.readFileSync(rel('src/a.ts'), 'utf8'), 'agent was here\n');
 
-    const allowed = await write(controller, rel('src/notes.txt'), 'acp-host:allow-once');
+    const allowed = await writeAnswering(controller, rel('src/notes.txt'), 'acp-host:allow-once');
     assert.deepStrictEqual(allowed.result, { ok: true });
     assert.strictEqual(fs.readFileSync(rel('.git/config'), 'utf8'), 'agent was here\n', 'written where the policy looked');
     assert.ok(fs.lstatSync(rel('src/notes.txt')).isSymbolicLink(), 'the link is still a link');
@@ -73,7 +55,7 @@ suite('trust: paths', function () {
 
   test('a path that cannot be resolved (a dangling link) is refused with -32602, unasked and unwritten', async () => {
     const controller = await useAgent('Hostile writer', 'fs-agent.js');
-    const { result } = await write(controller, rel('src/dangling.txt'));
+    const { result } = await writeAnswering(controller, rel('src/dangling.txt'), undefined);
     assert.strictEqual(result.ok, false);
     assert.strictEqual(result.code, -32602);
     assert.match(result.message ?? '', /symlink whose target does not exist/);
