@@ -76,23 +76,27 @@ export function resolveCommand(command: string, env: Env, platform: NodeJS.Platf
   return resolveExecutable(command, { env, excluded, platform });
 }
 
-/** One setting as the schema's McpServer: every required field present, env and headers as name/value arrays. */
-export function toMcpServer(setting: McpServerSetting, resolve: (command: string) => string | undefined = (c) => c): McpServer {
+/** One setting as the schema's McpServer: every required field present, env and headers as name/value arrays; a stdio command as `resolve` finds it. */
+export function toMcpServer(setting: McpServerSetting, resolve: (command: string) => string = (c) => c): McpServer {
   if (setting.type === 'http' || setting.type === 'sse') {
     return { type: setting.type, name: setting.name, url: setting.url, headers: toPairs(setting.headers) };
   }
-  return { name: setting.name, command: resolve(setting.command) ?? setting.command, args: setting.args, env: toPairs(setting.env) };
+  return { name: setting.name, command: resolve(setting.command), args: setting.args, env: toPairs(setting.env) };
 }
 
-/** The settings as sent; a stdio command not found on PATH is passed as written, with a warning. */
+/**
+ * The settings as sent, each stdio command as an absolute path. One that is not found on PATH
+ * (outside the workspace) is left out, with a warning: passed as written, the agent would look
+ * for it itself, and on Windows its cwd (the workspace) comes first.
+ */
 export function buildMcpServers(settings: readonly McpServerSetting[], env: Env, warn: (message: string) => void, excluded: readonly string[] = []): McpServer[] {
-  return settings.map((setting) =>
-    toMcpServer(setting, (command) => {
-      const resolved = resolveCommand(command, env, process.platform, excluded);
-      if (!resolved) warn(`MCP server "${setting.name}": "${command}" was not found on PATH; passing it to the agent as written.`);
-      return resolved;
-    }),
-  );
+  return settings.flatMap((setting) => {
+    if (setting.type === 'http' || setting.type === 'sse') return [toMcpServer(setting)];
+    const resolved = resolveCommand(setting.command, env, process.platform, excluded);
+    if (resolved) return [toMcpServer(setting, () => resolved)];
+    warn(`MCP server "${setting.name}" is not given to the agent: "${setting.command}" was not found on PATH outside the workspace folders (give an absolute path).`);
+    return [];
+  });
 }
 
 /**

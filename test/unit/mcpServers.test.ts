@@ -91,9 +91,9 @@ describe('settings → ACP shapes', () => {
       const warnings: string[] = [];
       const { servers } = parse([{ name: 'a', command: 'my-mcp' }, { name: 'b', command: 'missing-mcp', env: { K: SECRET } }]);
       const built = buildMcpServers(servers, env, (m) => warnings.push(m));
-      assert.deepEqual(built.map((s) => ('command' in s ? s.command : '')), [tool, 'missing-mcp']);
+      assert.deepEqual(built.map((s) => ('command' in s ? s.command : '')), [tool], 'a command not found is not passed for the agent to look up itself');
       assert.equal(warnings.length, 1);
-      assert.match(warnings[0], /"b": "missing-mcp" was not found on PATH/);
+      assert.match(warnings[0], /"b" is not given to the agent: "missing-mcp" was not found on PATH/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
