@@ -120,7 +120,7 @@ suite('choosing agents', function () {
     await host.handleIntent({ type: 'chooseAgent', name: 'Ghost' });
     const ghost = host.controller;
     assert.strictEqual(ghost.currentStatus.phase, 'crashed');
-    assert.match(ghost.currentStatus.detail ?? '', /"acp-host-no-such-agent-command" was not found on PATH\.\nCheck the command in acpHost\.agents or your PATH\./);
+    assert.match(ghost.currentStatus.detail ?? '', /"acp-host-no-such-agent-command" was not found on PATH \(relative PATH entries and folders of the workspace are not searched\)\.\nCheck the command in acpHost\.agents or your PATH\./);
     assert.doesNotMatch(ghost.currentStatus.detail ?? '', /ENOENT/);
     assert.ok(find(ghost, 'error').some((e) => e.message === ghost.currentStatus.detail), 'the transcript says it too');
   });
