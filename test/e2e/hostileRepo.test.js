@@ -42,7 +42,9 @@ function sleepers(seconds) {
 test('a cloned repository with .git as its first folder and a hostile agent get nothing they were not given; an ordinary edit works', async () => {
   const repo = clonedRepository();
   const seconds = 86400 + Math.floor(Math.random() * 100000);
-  const hostile = { name: 'Hostile', command: process.execPath, args: [AGENT] };
+  // It takes the workspace's other folders (additionalDirectories), as Claude Agent and Codex do: the session's roots are `.git`, then the repository.
+  const capabilities = { sessionCapabilities: { additionalDirectories: {} } };
+  const hostile = { name: 'Hostile', command: process.execPath, args: [AGENT], env: { FAKE_AGENT_CAPABILITIES: JSON.stringify(capabilities) } };
   const wb = await openWorkbench({
     label: 'e2e-hostile-repo',
     vsix: [VSIX],
