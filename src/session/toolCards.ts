@@ -1,4 +1,5 @@
-import { parentToolCallIdOf } from '../protocol';
+// Not through '../protocol': the session layer loads without building ACP's schemas (lazySchemas.ts).
+import { parentToolCallIdOf } from '../protocol/schema/subagentMeta';
 import type { ToolCall, ToolCallContent, ToolCallUpdate } from '../protocol';
 import { contentText } from './contentText';
 import { DiffTexts } from './diffTexts';
