@@ -115,6 +115,8 @@ export interface ToolEntry {
   title: string;
   /** The tool's programmatic name, when the agent gave one (the title stays the label). */
   name?: string;
+  /** The tool call that started the subagent this call is part of, when the agent's `_meta` says so (subagentMeta.ts). */
+  parentToolCallId?: string;
   toolKind: string;
   status: ToolStatus;
   content: ToolContent[];

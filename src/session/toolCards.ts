@@ -1,3 +1,5 @@
+// Not through '../protocol': the session layer loads without building ACP's schemas (lazySchemas.ts).
+import { parentToolCallIdOf } from '../protocol/schema/subagentMeta';
 import type { ToolCall, ToolCallContent, ToolCallUpdate } from '../protocol';
 import { contentText } from './contentText';
 import { DiffTexts } from './diffTexts';
@@ -90,6 +92,8 @@ export class ToolCards {
     const patch: Partial<ToolEntry> = {};
     if (update.title != null) patch.title = update.title;
     if (update.name != null) patch.name = update.name;
+    const parent = parentToolCallIdOf(update._meta);
+    if (parent !== undefined && parent !== update.toolCallId) patch.parentToolCallId = parent;
     if (update.kind != null) patch.toolKind = update.kind;
     if (update.status != null) patch.status = update.status;
     // A new content or locations array replaces the old one (ACP §8).

@@ -103,6 +103,8 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
     title: z.string(),
     /** The tool's programmatic name (shown small beside the title). */
     name: z.optional(z.string()),
+    /** The tool call that started the subagent this call belongs to: the card is shown nested under it. */
+    parentToolCallId: z.optional(z.string()),
     /** ACP ToolKind (read, edit, delete, move, search, execute, think, fetch, switch_mode, other). */
     toolKind: z.string(),
     status: ToolStatusViewSchema,

@@ -80,3 +80,23 @@ test('the conformance table has one row per ACP method of the official schemas, 
 test('the conformance table has one row per session/update kind of the official schemas, each with a test that exists', () => {
   checkTable('Session updates', stable.kinds, unstable.kinds);
 });
+
+test('each row says which schema it comes from; the unstable families answered -32601 have rows; the re-attach row says what a failed first prompt does', () => {
+  for (const heading of ['Methods', 'Session updates']) {
+    const section = page.split(/^## /m).find((s) => s.startsWith(heading)) ?? '';
+    const lines = section.split('\n').filter((l) => l.startsWith('|'));
+    const header = lines[0].split('|').map((c) => c.trim());
+    assert.ok(header.includes('Schema'), `${heading} has a Schema column`);
+    for (const line of lines.slice(2)) {
+      const cells = line.split('|').map((c) => c.trim());
+      const stability = cells[header.indexOf('Stability')];
+      const schema = cells[header.indexOf('Schema')];
+      const expected = stability === 'unstable' ? ['SDK 2.4.0 unstable'] : ['v1 1.21.0', 'SDK 2.4.0 stable'];
+      assert.ok(expected.includes(schema), `${cells[1]}: schema "${schema}" is one of ${expected.join(', ')}`);
+    }
+  }
+  const families = page.split(/^## /m).find((s) => s.startsWith('Unstable families answered -32601')) ?? '';
+  for (const family of ['mcp/*', 'nes/*', 'document/*', 'providers/*', 'proxy/*']) assert.ok(families.includes(`| \`${family}\``), `a row for ${family}`);
+  const prompt = page.split('\n').find((l) => l.startsWith('| `session/prompt`')) ?? '';
+  assert.ok(prompt.includes('after a re-attach, any error on the first prompt (whatever its code or where the words are) opens a new session with the same agent, sends the prompt there, and says so in the transcript'));
+});

@@ -14,6 +14,7 @@ export * from './prompt';
 export * from './session';
 export * from './sessionConfig';
 export * from './sessionUpdate';
+export * from './subagentMeta';
 export * from './terminal';
 export * from './toolCall';
 export * from './usage';

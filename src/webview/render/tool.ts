@@ -25,6 +25,11 @@ export function renderTool(el: HTMLElement, entry: ToolEntryView, index: number,
   el.dataset.toolCallId = entry.toolCallId;
   el.dataset.status = entry.status;
   el.dataset.toolKind = entry.toolKind;
+  // A subagent's call is indented under the call that started it; the id is an attribute, never markup.
+  if (entry.parentToolCallId !== undefined) {
+    el.classList.add('tool-nested');
+    el.dataset.parentToolCallId = entry.parentToolCallId;
+  }
   const title = clamp(entry.title, TITLE_MAX);
 
   const head = h('div', 'tool-head');
