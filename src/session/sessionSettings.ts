@@ -49,7 +49,9 @@ export class SessionSettings {
     this.waiting.set(configId, mine);
     try {
       const result = await connection.request(agentMethods.sessionSetConfigOption, request, mine.signal);
-      this.session.setConfigOptions(result.configOptions);
+      // No set in the answer (`null`, `{}`): the value was applied and nothing else changed.
+      if (result.configOptions) this.session.setConfigOptions(result.configOptions);
+      else this.session.setConfigValue(configId, value);
     } catch (error) {
       if (error instanceof RequestAbortedError) return; // the newer pick (or the closing) has the say
       // The picker shows the value the user picked: send it the unchanged state again.

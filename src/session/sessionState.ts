@@ -108,6 +108,12 @@ export class SessionState {
     this.emit();
   }
 
+  /** One option took `value`, the agent said nothing of the others. */
+  setConfigValue(configId: string, value: string | boolean): void {
+    this.configOptions = this.configOptions.map((o) => (o.id !== configId ? o : o.type === 'boolean' ? { ...o, currentValue: value === true } : { ...o, currentValue: String(value) }));
+    this.emit();
+  }
+
   /** A session ends: what its agent advertised goes (the queue, the review and follow stay: they are the user's). */
   reset(): void {
     this.title = null;

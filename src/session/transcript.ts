@@ -1,6 +1,6 @@
 import { Emitter } from 'vscode-jsonrpc';
 import type { Event } from 'vscode-jsonrpc';
-import type { Notice, SessionUpdate } from '../protocol';
+import type { ContentBlockOrUnknown, Notice, SessionUpdate } from '../protocol';
 import { Compactions } from './compactions';
 import { contentText } from './contentText';
 import type { DiffSource } from './diffTexts';
@@ -49,6 +49,13 @@ export class Transcript {
    * per chunk, and its garbage, were a third of the fold's cost (bench/throughput.mjs).
    */
   private open: { index: number; text: string; pieces: string[] } | undefined;
+  /**
+   * The prompt just shown, while the agent may still echo it back as `user_message_chunk`s (some
+   * do, live): what of its text has come back so far, and the echo's `messageId`. Until another
+   * entry is added or the turn ends. ACP v1's session/prompt carries no id of ours, so the echo
+   * is known by its text; a replay (session/load) has no prompt shown, so it is never held back.
+   */
+  private echo: { prompt: string; echoed: string; messageId: string | undefined; attachments: boolean } | undefined;
   /** The number of the turn that runs, if one does; `turns` counts them. */
   private turn: number | undefined;
   private turns = 0;
@@ -91,7 +98,7 @@ export class Transcript {
   apply(update: SessionUpdate): boolean {
     switch (update.sessionUpdate) {
       case 'user_message_chunk':
-        this.appendText('user', contentText(update.content), update.messageId ?? undefined);
+        this.appendUserChunk(update.content, update.messageId ?? undefined);
         return true;
       case 'agent_message_chunk':
         this.appendText('agent', contentText(update.content), update.messageId ?? undefined);
@@ -128,6 +135,7 @@ export class Transcript {
   /** What the user sent; `attachments` are the labels of its context (files, selection, images); `checkpoint`, the files' checkpoint taken as it was sent. */
   addUserPrompt(text: string, attachments: readonly AttachmentLabel[] = [], checkpoint?: number): void {
     this.push({ kind: 'user', text, ...(attachments.length > 0 && { attachments: [...attachments] }), ...(checkpoint !== undefined && { checkpoint }) });
+    this.echo = { prompt: text, echoed: '', messageId: undefined, attachments: attachments.length > 0 };
   }
 
   addError(message: string): void {
@@ -162,6 +170,7 @@ export class Transcript {
   endTurn(end?: TurnEnd, turn = this.turn): void {
     if (turn !== this.turn) return;
     this.turn = undefined;
+    this.echo = undefined;
     this.questions.endTurn();
     for (const toolCallId of this.tools.endTurn()) {
       if (!this.questions.asks(toolCallId)) this.tools.patch(toolCallId, { status: 'unfinished' });
@@ -232,7 +241,31 @@ export class Transcript {
     this.compactions.clear();
     this.openMessageId = undefined;
     this.open = undefined;
+    this.echo = undefined;
     this.emit({ type: 'reset' });
+  }
+
+  /**
+   * A user chunk that goes on with the echo of the prompt just shown (its text, or one of its
+   * attachments) is not shown twice. One that does not is shown, with what was held back as the
+   * start of an echo of the same message: it was not one.
+   */
+  private appendUserChunk(content: ContentBlockOrUnknown, messageId: string | undefined): void {
+    const text = contentText(content);
+    const echo = this.echo;
+    if (!echo) return this.appendText('user', text, messageId);
+    const sameMessage = messageId === undefined || echo.messageId === undefined || messageId === echo.messageId;
+    const goesOn = content.type === 'text' ? echo.prompt.startsWith(text, echo.echoed.length) : echo.attachments;
+    if (sameMessage && goesOn) {
+      if (content.type === 'text') echo.echoed += text;
+      echo.messageId ??= messageId;
+      // The prompt's entry is that message now: a user chunk with another id starts another.
+      if (messageId !== undefined) this.openMessageId = messageId;
+      return;
+    }
+    this.echo = undefined;
+    const heldBack = sameMessage && echo.echoed !== echo.prompt ? echo.echoed : '';
+    this.appendText('user', heldBack + text, messageId);
   }
 
   private appendText(kind: TextEntry['kind'], text: string, messageId: string | undefined): void {
@@ -277,6 +310,7 @@ export class Transcript {
   }
 
   private push(entry: Entry): void {
+    this.echo = undefined;
     this.list.push(entry);
     this.emit({ type: 'added', index: this.list.length - 1 });
   }

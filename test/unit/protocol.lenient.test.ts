@@ -43,7 +43,7 @@ test('a known session/update kind with a bad payload is a validation error', () 
     { sessionUpdate: 'plan' },
     { sessionUpdate: 'usage_update', used: 'lots', size: 10 },
     { sessionUpdate: 'current_mode_update' },
-    { sessionUpdate: 'available_commands_update', availableCommands: 'all' },
+    { sessionUpdate: 'available_commands_update' },
     { sessionUpdate: 'notice', severity: 'info', title: '' },
     { sessionUpdate: 'notice', title: 'no severity' },
     { sessionUpdate: 'compaction_update', compactionId: 'c1' },
@@ -210,6 +210,8 @@ test('every result and params made only of optional fields reads null (and a mis
     'session/list params',
     'session/load result',
     'session/resume result',
+    // Agents answer null or {} for "applied, nothing else changed".
+    'session/set_config_option result',
     'session/set_mode result',
     'terminal/kill result',
     'terminal/release result',

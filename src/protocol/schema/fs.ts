@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { emptyObject, meta, uint32 } from './common';
+import { lenientNullable } from './lenient';
 
 // Client file system access, so agents see unsaved editor buffers and the client sees edits.
 // Gated by `clientCapabilities.fs.readTextFile` / `.writeTextFile`. Paths are absolute.
@@ -11,9 +12,9 @@ export const ReadTextFileRequestSchema = z.object({
    * 1-based first line to read. The schema's minimum is 0, so 0 — like null or absent — means
    * "from the start".
    */
-  line: z.nullish(uint32),
+  line: lenientNullable(uint32),
   /** Maximum number of lines; null or absent means no limit. */
-  limit: z.nullish(uint32),
+  limit: lenientNullable(uint32),
   ...meta,
 });
 export type ReadTextFileRequest = z.infer<typeof ReadTextFileRequestSchema>;

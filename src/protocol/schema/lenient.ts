@@ -49,6 +49,25 @@ export function lenientArray<T extends z.ZodMiniType>(item: T) {
   }));
 }
 
+/** A field the message must have: a missing key is still an error where `defaultOnError` reads a bad value as its default. */
+const present = z.unknown().check(z.refine((value) => value !== undefined, { message: 'Required' }));
+
+/**
+ * `x-deserialize-default-on-error` on a field the schema requires: a value that is present but
+ * invalid reads as `fallback()` (a fresh one per message), instead of failing the message.
+ */
+export function defaultOnError<T extends z.ZodMiniType>(schema: T, fallback: () => z.output<T>) {
+  return z.pipe(present, z.catch(schema, fallback));
+}
+
+/**
+ * The lists the schema requires and reads leniently (plan entries, available commands, config
+ * options, sessions, modes): invalid items are dropped, and a value that is no list reads as `[]`.
+ */
+export function lenientList<T extends z.ZodMiniType>(item: T) {
+  return defaultOnError(lenientArray(item), () => []);
+}
+
 /** `x-deserialize-default-on-null`: an explicit `null` reads as the empty value; a missing key still does not. */
 export function emptyOnNull<T extends z.ZodMiniType>(schema: T, empty: z.input<T>) {
   return preprocess((value) => (value === null ? empty : value), schema);

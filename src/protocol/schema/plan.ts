@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { meta } from './common';
-import { lenientArray } from './lenient';
+import { lenientList } from './lenient';
 
 export const PlanEntryPrioritySchema = z.enum(['high', 'medium', 'low']);
 export type PlanEntryPriority = z.infer<typeof PlanEntryPrioritySchema>;
@@ -18,7 +18,7 @@ export type PlanEntry = z.infer<typeof PlanEntrySchema>;
 
 /** Always the complete plan: it replaces the previous one. Invalid entries are dropped. */
 export const PlanSchema = z.object({
-  entries: lenientArray(PlanEntrySchema),
+  entries: lenientList(PlanEntrySchema),
   ...meta,
 });
 export type Plan = z.infer<typeof PlanSchema>;
@@ -30,7 +30,7 @@ const planId = { planId: z.string() };
 
 /** The new content of one plan: items (the complete list, as `plan` sends), a file, or markdown. */
 export const PlanUpdateContentSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('items'), ...planId, entries: lenientArray(PlanEntrySchema), ...meta }),
+  z.object({ type: z.literal('items'), ...planId, entries: lenientList(PlanEntrySchema), ...meta }),
   z.object({ type: z.literal('file'), ...planId, uri: z.string(), ...meta }),
   z.object({ type: z.literal('markdown'), ...planId, content: z.string(), ...meta }),
 ]);

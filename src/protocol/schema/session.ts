@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { emptyObject, meta } from './common';
-import { emptyOnNull, lenientArray, lenientNullable, lenientOptional, nullAsEmpty } from './lenient';
+import { emptyOnNull, lenientArray, lenientList, lenientNullable, lenientOptional, nullAsEmpty } from './lenient';
 import { McpServerSchema } from './mcp';
-import { SessionConfigOptionListSchema, sessionStateFields } from './sessionConfig';
+import { SessionConfigOptionSchema, sessionStateFields } from './sessionConfig';
 
 // Session lifecycle: new, load, resume, list, close, delete, and mode/config changes.
 // Paths (`cwd`, `additionalDirectories`) are absolute.
@@ -98,7 +98,7 @@ export const SessionInfoSchema = z.object({
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
 export const ListSessionsResponseSchema = z.object({
-  sessions: lenientArray(SessionInfoSchema),
+  sessions: lenientList(SessionInfoSchema),
   /** Absent at the end of the list. */
   nextCursor: lenientNullable(z.string()),
   ...meta,
@@ -149,9 +149,15 @@ export const SetSessionConfigOptionRequestSchema = z.union([
 ]);
 export type SetSessionConfigOptionRequest = z.infer<typeof SetSessionConfigOptionRequestSchema>;
 
-/** The complete new set (changing one option may change others). */
-export const SetSessionConfigOptionResponseSchema = z.object({
-  configOptions: SessionConfigOptionListSchema,
-  ...meta,
-});
+/**
+ * The complete new set (changing one option may change others). Agents answer `null` or `{}`
+ * too, meaning the value was applied and nothing else changed, so the set may be absent; a
+ * value that is no list reads as `[]` (the schema's default-on-error).
+ */
+export const SetSessionConfigOptionResponseSchema = nullAsEmpty(
+  z.object({
+    configOptions: z.optional(z.catch(lenientArray(SessionConfigOptionSchema), () => [])),
+    ...meta,
+  }),
+);
 export type SetSessionConfigOptionResponse = z.infer<typeof SetSessionConfigOptionResponseSchema>;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { meta } from './common';
-import { lenientArray, lenientNullable } from './lenient';
+import { lenientArray, lenientList, lenientNullable } from './lenient';
 
 // Session modes (legacy) and config options (preferred when an agent sends both).
 
@@ -14,7 +14,7 @@ export type SessionMode = z.infer<typeof SessionModeSchema>;
 
 export const SessionModeStateSchema = z.object({
   currentModeId: z.string(),
-  availableModes: lenientArray(SessionModeSchema),
+  availableModes: lenientList(SessionModeSchema),
   ...meta,
 });
 export type SessionModeState = z.infer<typeof SessionModeStateSchema>;
@@ -37,7 +37,7 @@ export type SessionConfigSelectOption = z.infer<typeof SessionConfigSelectOption
 export const SessionConfigSelectGroupSchema = z.object({
   group: z.string(),
   name: z.string(),
-  options: lenientArray(SessionConfigSelectOptionSchema),
+  options: lenientList(SessionConfigSelectOptionSchema),
   ...meta,
 });
 export type SessionConfigSelectGroup = z.infer<typeof SessionConfigSelectGroupSchema>;
@@ -80,10 +80,10 @@ export type SessionConfigSelect = Extract<SessionConfigOption, { type: 'select' 
 export type SessionConfigBoolean = Extract<SessionConfigOption, { type: 'boolean' }>;
 
 /** Always the complete set: it replaces the previous one. */
-export const SessionConfigOptionListSchema = lenientArray(SessionConfigOptionSchema);
+export const SessionConfigOptionListSchema = lenientList(SessionConfigOptionSchema);
 
 /** The state that `session/new`, `session/load` and `session/resume` return. */
 export const sessionStateFields = {
   modes: lenientNullable(SessionModeStateSchema),
-  configOptions: lenientNullable(SessionConfigOptionListSchema),
+  configOptions: lenientNullable(lenientArray(SessionConfigOptionSchema)),
 };

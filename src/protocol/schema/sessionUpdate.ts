@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { meta, uint64 } from './common';
 import { ContentBlockOrUnknownSchema } from './content';
-import { lenientArray, lenientNullable, openDiscriminatedUnion } from './lenient';
+import { lenientList, lenientNullable, openDiscriminatedUnion } from './lenient';
 import { CompactionSummaryChunkSchema, CompactionUpdateSchema, NoticeSchema } from './notice';
 import { PlanRemovedSchema, PlanSchema, PlanUpdateSchema } from './plan';
 import { SessionConfigOptionListSchema } from './sessionConfig';
@@ -34,7 +34,7 @@ export const AvailableCommandSchema = z.object({
 export type AvailableCommand = z.infer<typeof AvailableCommandSchema>;
 
 export const AvailableCommandsUpdateSchema = z.object({
-  availableCommands: lenientArray(AvailableCommandSchema),
+  availableCommands: lenientList(AvailableCommandSchema),
   ...meta,
 });
 export type AvailableCommandsUpdate = z.infer<typeof AvailableCommandsUpdateSchema>;

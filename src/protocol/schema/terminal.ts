@@ -11,9 +11,9 @@ export const CreateTerminalRequestSchema = z.object({
   args: z.optional(emptyOnNull(z.array(z.string()), [])),
   env: z.optional(emptyOnNull(z.array(EnvVariableSchema), [])),
   /** Absolute; absent or null means the session's cwd. */
-  cwd: z.nullish(z.string()),
+  cwd: lenientNullable(z.string()),
   /** Keep at most this many bytes, dropping from the start at a character boundary. */
-  outputByteLimit: z.nullish(uint64),
+  outputByteLimit: lenientNullable(uint64),
   ...meta,
 });
 export type CreateTerminalRequest = z.infer<typeof CreateTerminalRequestSchema>;
