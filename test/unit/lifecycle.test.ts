@@ -66,10 +66,12 @@ function session(runtime: AgentRuntime, saved?: string, ports: Partial<AgentPort
     phases.push(status.phase);
   };
   let lifecycle!: SessionLifecycle;
+  const endpoint = {} as SessionEndpoint;
   const signIn = new SignIn(
     {
       agent: runtime.agent,
       runtime,
+      endpoint,
       transcript,
       get running() {
         return lifecycle.running;
@@ -87,7 +89,6 @@ function session(runtime: AgentRuntime, saved?: string, ports: Partial<AgentPort
     },
     allPorts,
   );
-  const endpoint = {} as SessionEndpoint;
   const heard: string[] = [];
   const parts = { transcript, session: state, signIn, endpoint, ports: allPorts, roots: ROOTS, get phase() { return status.phase; }, setStatus, loaded: () => heard.push('loaded'), gone: () => heard.push('gone') };
   lifecycle = new SessionLifecycle(runtime, false, parts, saved, forkFrom);
