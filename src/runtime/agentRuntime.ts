@@ -323,7 +323,10 @@ export class AgentRuntime {
           onStderrLine: (line) => this.log.info(`[${this.agent.name} stderr] ${line}`),
           scrub: (text) => this.secrets.scrub(text),
         },
-        (connection) => serveClient(connection, scope, this.ports, this.log, (method) => this.askedDuring(scope, method)),
+        (connection) => serveClient(connection, scope, this.ports, this.log, {
+          askedDuring: (method) => this.askedDuring(scope, method),
+          all: () => [...new Set([...scope.endpoints(), ...this.claims, ...this.signingIn])],
+        }),
       ), (failed, next, error) => this.log.warn(`${error.message.split('\n')[0]} Trying again with: ${commandLine(spec.command, next)} (instead of ${commandLine(spec.command, failed)}).`));
     } catch (error) {
       throw new Error(this.secrets.scrub(startFailureDetail(this.agent.name, error, this.agent.notFoundHint)));

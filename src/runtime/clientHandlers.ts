@@ -5,6 +5,14 @@ import type { SessionEndpoint } from './agentRuntime';
 import type { AgentPorts } from './ports';
 import type { ProcessScope } from './processScope';
 
+/** The sessions of one agent's process, also those not routed by an id yet (starting it, signing in). */
+export interface AgentSessions {
+  /** Who shows what the agent asks during our request `method` (undefined: no request of ours by that id is in flight) rather than in a session. */
+  askedDuring(method: string | undefined): SessionEndpoint | undefined;
+  /** Every session open on the process, opening, starting it or signing in. */
+  all(): SessionEndpoint[];
+}
+
 /**
  * What the agent calls on one process, registered before initialize (agents call early): each
  * call is routed by its `sessionId` to a session open on this process (its scope), else refused
@@ -20,8 +28,7 @@ export function serveClient(
   scope: ProcessScope,
   ports: AgentPorts,
   log: ConnectionLog,
-  /** Who shows what the agent asks during our request `method` (undefined: not one of ours in flight) rather than in a session. */
-  askedDuring: (method: string | undefined) => SessionEndpoint | undefined,
+  sessions: AgentSessions,
 ): void {
   const route = (method: string, sessionId: string): SessionEndpoint => {
     const endpoint = scope.route(sessionId);
@@ -37,13 +44,13 @@ export function serveClient(
   if (ports.forms) {
     connection.onRequest(clientMethods.elicitationCreate, (request, signal) => {
       // One scoped to our request in flight (initialize, authenticate, session setup) is the agent's: a session waiting on that request shows it.
-      const endpoint = 'sessionId' in request ? route('elicitation/create', request.sessionId) : askedDuring(connection.methodInFlight(request.requestId));
+      const endpoint = 'sessionId' in request ? route('elicitation/create', request.sessionId) : sessions.askedDuring(connection.methodInFlight(request.requestId));
       if (!endpoint) throw RpcError.invalidParams('elicitation/create: no session of this agent is there to show it');
       return endpoint.onElicitation(request, signal);
     });
-    // It names no session: the one whose URL card waits for this id takes it; unknown or repeated ids are ignored (ACP §11).
+    // It names no session: the one whose URL card waits for this id takes it (a sign-in's may be before any session is open); unknown or repeated ids are ignored (ACP §11).
     connection.onNotification(clientMethods.elicitationComplete, ({ elicitationId }) => {
-      if (!scope.endpoints().some((endpoint) => endpoint.onElicitationComplete(elicitationId))) {
+      if (!sessions.all().some((endpoint) => endpoint.onElicitationComplete(elicitationId))) {
         log.info(`Ignored elicitation/complete for ${JSON.stringify(elicitationId)}: no accepted URL request waits for it`);
       }
     });
