@@ -23,6 +23,7 @@ import { selectMcpServers } from './mcpServers';
 import { commandLine, startFailureDetail, startWithFallback } from './presets';
 import { ProcessScope } from './processScope';
 import { sendOpening } from './sessionRequests';
+import { WaitingSessions } from './waitingSessions';
 import type { OpenedSession, Opening } from './sessionRequests';
 import type { SessionRoots } from './sessionRoots';
 import { SecretScrubber, redactFields, scrubbingLog } from './secrets';
@@ -73,10 +74,8 @@ export class AgentRuntime {
   /** The process that answered initialize, and what belongs to it. */
   private live: ProcessScope | undefined;
   private starting: Promise<RunningAgent> | undefined;
-  /** Sessions starting or opening (see `claim`), in the order they came. */
-  private readonly claims: SessionEndpoint[] = [];
-  /** Sessions whose `authenticate` is in flight, in the order they sent it. */
-  private readonly signingIn: SessionEndpoint[] = [];
+  /** Sessions starting, opening or signing in (see `claim`, `authenticate`). */
+  private readonly waiting = new WaitingSessions();
   /** Aborted by every stop: a start that a stop overtook ends its process instead of keeping it. */
   private stopped = new AbortController();
   /** session/new, load and resume go one at a time, so an update before an answer has one owner. */
@@ -123,35 +122,20 @@ export class AgentRuntime {
   /**
    * A session is about to use the process (it is starting it, or opening on it): until `release`,
    * the process counts as in use, so a sibling that stops meanwhile does not stop it, and what
-   * the agent asks before any session exists is shown there (see `askedDuring`).
+   * the agent asks before any session exists is shown there (waitingSessions.ts).
    */
   claim(endpoint: SessionEndpoint): () => void {
-    return waitIn(this.claims, endpoint);
+    return this.waiting.claim(endpoint);
   }
 
-  /**
-   * `authenticate` (an `agent` sign-in method) for the session `endpoint`: what the agent asks
-   * meanwhile is shown there, and the process counts as in use until it is answered.
-   */
+  /** `authenticate` (an `agent` sign-in method) for the session `endpoint`, which shows what the agent asks meanwhile. */
   async authenticate(running: RunningAgent, endpoint: SessionEndpoint, methodId: string, signal: AbortSignal): Promise<void> {
-    const release = waitIn(this.signingIn, endpoint);
+    const release = this.waiting.signIn(endpoint);
     try {
       await running.connection.request(agentMethods.authenticate, { methodId }, signal);
     } finally {
       release();
     }
-  }
-
-  /**
-   * Who shows a question the agent asks during our request `method` rather than in a session (a
-   * request-scoped `elicitation/create`, e.g. an OAuth sign-in): the question is the agent's, not
-   * a session's, so one session shows it for all that wait. During `authenticate`, the session
-   * signing in; else the session being opened, else the first that is starting the process
-   * (during `initialize` no session exists yet), else any open session of it.
-   */
-  private askedDuring(scope: ProcessScope, method: string | undefined): SessionEndpoint | undefined {
-    const signingIn = method === agentMethods.authenticate.method ? this.signingIn[0] : undefined;
-    return signingIn ?? scope.opening ?? this.claims[0] ?? this.signingIn[0] ?? scope.endpoints()[0];
   }
 
   /** Stops the process; its sessions are told (onAgentStop) and may be reopened later. */
@@ -245,7 +229,7 @@ export class AgentRuntime {
 
   /** Some session is open on the process, or claims it (starting, opening). */
   get inUse(): boolean {
-    return (this.live?.inUse ?? false) || this.claims.length > 0 || this.signingIn.length > 0;
+    return (this.live?.inUse ?? false) || this.waiting.any;
   }
 
   /**
@@ -323,10 +307,7 @@ export class AgentRuntime {
           onStderrLine: (line) => this.log.info(`[${this.agent.name} stderr] ${line}`),
           scrub: (text) => this.secrets.scrub(text),
         },
-        (connection) => serveClient(connection, scope, this.ports, this.log, {
-          askedDuring: (method) => this.askedDuring(scope, method),
-          all: () => [...new Set([...scope.endpoints(), ...this.claims, ...this.signingIn])],
-        }),
+        (connection) => serveClient(connection, scope, this.ports, this.log, this.waiting.of(scope)),
       ), (failed, next, error) => this.log.warn(`${error.message.split('\n')[0]} Trying again with: ${commandLine(spec.command, next)} (instead of ${commandLine(spec.command, failed)}).`));
     } catch (error) {
       throw new Error(this.secrets.scrub(startFailureDetail(this.agent.name, error, this.agent.notFoundHint)));
@@ -352,13 +333,3 @@ export class AgentRuntime {
   }
 }
 
-/** Adds `endpoint` to `list` until the returned release is called (once; later calls do nothing). */
-function waitIn(list: SessionEndpoint[], endpoint: SessionEndpoint): () => void {
-  list.push(endpoint);
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    list.splice(list.indexOf(endpoint), 1);
-  };
-}

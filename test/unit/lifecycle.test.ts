@@ -12,6 +12,7 @@ import { SessionState } from '../../src/session/sessionState';
 import { SignIn } from '../../src/session/signIn';
 import { Transcript } from '../../src/session/transcript';
 import { SessionUpdateSchema } from '../../src/protocol';
+import { agentMethods } from '../../src/protocol/methods';
 import type { StatusView } from '../../src/webview-protocol/messages';
 
 const silent = { info() {}, warn() {}, error() {} };
@@ -38,6 +39,7 @@ function fakeRuntime(agent: RunningAgent, options: { gate?: Promise<void>; openN
       claims++;
       return () => claims--;
     },
+    authenticate: (r: RunningAgent, _e: SessionEndpoint, methodId: string, signal: AbortSignal) => r.connection.request(agentMethods.authenticate, { methodId }, signal),
     openNew: async (_r: RunningAgent, _e: SessionEndpoint, r: SessionRoots) => (calls.push('new'), roots.push(r.cwd), (options.openNew ?? (async () => ({ sessionId: 'new-1' })))()),
     reopen: async (_r: RunningAgent, _e: SessionEndpoint, id: string, how: string, r: SessionRoots) => (calls.push(`${how} ${id}`), roots.push(r.cwd), (options.reopen ?? (async () => ({})))(how)),
     fork: async (_r: RunningAgent, _e: SessionEndpoint, from: string, r: SessionRoots) => (calls.push(`fork ${from}`), roots.push(r.cwd), { sessionId: 'fork-1' }),
