@@ -28,6 +28,11 @@ export class InboundRequests {
     return source;
   }
 
+  /** How many are being served now (the agent waits for our answer to each). */
+  get size(): number {
+    return this.byId.size;
+  }
+
   /** The signal of the request whose handler was given `token`. */
   signal(token: CancellationToken): AbortSignal {
     return this.byToken.get(token)?.controller.signal ?? new AbortController().signal;

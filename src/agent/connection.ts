@@ -73,8 +73,11 @@ export class AcpConnection {
   private readonly notificationMethods = new Set<string>();
   /** The handlers given to onNotification, by method, for the fast path (handleNow). */
   private readonly notificationHandlers = new Map<string, (params: unknown) => void>();
-  /** Ids of our requests not answered yet: vscode-jsonrpc drops any other answer without a word. */
-  private readonly awaitingAnswer = new Set<string | number>();
+  /**
+   * Our requests not answered yet, their method by id: vscode-jsonrpc drops any other answer
+   * without a word, and the agent may name one of them (a request-scoped elicitation).
+   */
+  private readonly awaitingAnswer = new Map<string | number, string>();
   /** The agent's requests being served, for its `$/cancel_request`. */
   private readonly inbound = new InboundRequests();
 
@@ -104,7 +107,7 @@ export class AcpConnection {
       },
     });
     this.writer = new NdjsonMessageWriter(output, (m) => {
-      if ('method' in m && 'id' in m) this.awaitingAnswer.add(m.id as string | number);
+      if ('method' in m && 'id' in m) this.awaitingAnswer.set(m.id as string | number, m.method as string);
       trace?.('send', m);
     });
     this.rpc = createMessageConnection(reader, this.writer, rpcLogger(this.log), {
@@ -144,6 +147,16 @@ export class AcpConnection {
   /** Resolves once the agent's output has ended; every pending request has been rejected by then. */
   get closed(): Promise<void> {
     return this.closedPromise;
+  }
+
+  /** How many of the agent's requests wait for our answer (a form waiting on the user, a file being read). */
+  get serving(): number {
+    return this.inbound.size;
+  }
+
+  /** The method of our request `id` while it waits for its answer; undefined for any other id. */
+  methodInFlight(id: string | number | null): string | undefined {
+    return id === null ? undefined : this.awaitingAnswer.get(id);
   }
 
   // What we send is typed as the schemas' *output*: their input side is deliberately loose

@@ -27,11 +27,15 @@ export interface RunningAgent {
 }
 
 const STDERR_TAIL_LINES = 15;
+/** How often the initialize timeout looks again while the agent waits for our answer. */
+const WAITING_CHECK_MS = 250;
 const NOT_SEARCHED = 'relative PATH entries and folders of the workspace are not searched';
 
 /**
  * Spawns the agent and runs `initialize`, raced against the process exiting and a timeout, so
- * a crash or a hang always ends in an AgentStartError, never an endless spinner.
+ * a crash or a hang always ends in an AgentStartError, never an endless spinner. The timeout
+ * counts the agent's silence only: not while it waits for the user (a request of its, such as
+ * a sign-in form, that we have not answered yet).
  * `register` runs before `initialize` is sent: agents may call back (or notify) right away.
  */
 export async function startAgent(
@@ -68,7 +72,18 @@ export async function startAgent(
       })
       .then((value) => ({ kind: 'ok' as const, value }), (error: Error) => ({ kind: 'error' as const, error })),
     agent.exited.then((exit) => ({ kind: 'exit' as const, exit })),
-    new Promise<Outcome>((resolve) => (timer = setTimeout(() => resolve({ kind: 'timeout' }), options.initializeTimeoutMs))),
+    new Promise<Outcome>((resolve) => {
+      // The time the agent waits for our answer (a sign-in form the user fills in before it
+      // answers initialize) is the user's, not the agent's: the clock starts over once it is answered.
+      let quietSince = Date.now();
+      const tick = () => {
+        if (connection.serving > 0) quietSince = Date.now();
+        const left = quietSince + options.initializeTimeoutMs - Date.now();
+        if (left <= 0) return resolve({ kind: 'timeout' });
+        timer = setTimeout(tick, connection.serving > 0 ? Math.min(left, WAITING_CHECK_MS) : left);
+      };
+      tick();
+    }),
   ]);
   clearTimeout(timer);
 

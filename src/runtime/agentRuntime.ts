@@ -23,6 +23,7 @@ import { selectMcpServers } from './mcpServers';
 import { commandLine, startFailureDetail, startWithFallback } from './presets';
 import { ProcessScope } from './processScope';
 import { sendOpening } from './sessionRequests';
+import { WaitingSessions } from './waitingSessions';
 import type { OpenedSession, Opening } from './sessionRequests';
 import type { SessionRoots } from './sessionRoots';
 import { SecretScrubber, redactFields, scrubbingLog } from './secrets';
@@ -73,8 +74,8 @@ export class AgentRuntime {
   /** The process that answered initialize, and what belongs to it. */
   private live: ProcessScope | undefined;
   private starting: Promise<RunningAgent> | undefined;
-  /** Sessions starting or opening (see `claim`). */
-  private claims = 0;
+  /** Sessions starting, opening or signing in (see `claim`, `authenticate`). */
+  private readonly waiting = new WaitingSessions();
   /** Aborted by every stop: a start that a stop overtook ends its process instead of keeping it. */
   private stopped = new AbortController();
   /** session/new, load and resume go one at a time, so an update before an answer has one owner. */
@@ -120,15 +121,21 @@ export class AgentRuntime {
 
   /**
    * A session is about to use the process (it is starting it, or opening on it): until `release`,
-   * the process counts as in use, so a sibling that stops meanwhile does not stop it.
+   * the process counts as in use, so a sibling that stops meanwhile does not stop it, and what
+   * the agent asks before any session exists is shown there (waitingSessions.ts).
    */
-  claim(): () => void {
-    this.claims++;
-    let released = false;
-    return () => {
-      if (!released) this.claims--;
-      released = true;
-    };
+  claim(endpoint: SessionEndpoint): () => void {
+    return this.waiting.claim(endpoint);
+  }
+
+  /** `authenticate` (an `agent` sign-in method) for the session `endpoint`, which shows what the agent asks meanwhile. */
+  async authenticate(running: RunningAgent, endpoint: SessionEndpoint, methodId: string, signal: AbortSignal): Promise<void> {
+    const release = this.waiting.signIn(endpoint);
+    try {
+      await running.connection.request(agentMethods.authenticate, { methodId }, signal);
+    } finally {
+      release();
+    }
   }
 
   /** Stops the process; its sessions are told (onAgentStop) and may be reopened later. */
@@ -222,7 +229,7 @@ export class AgentRuntime {
 
   /** Some session is open on the process, or claims it (starting, opening). */
   get inUse(): boolean {
-    return (this.live?.inUse ?? false) || this.claims > 0;
+    return (this.live?.inUse ?? false) || this.waiting.any;
   }
 
   /**
@@ -300,7 +307,7 @@ export class AgentRuntime {
           onStderrLine: (line) => this.log.info(`[${this.agent.name} stderr] ${line}`),
           scrub: (text) => this.secrets.scrub(text),
         },
-        (connection) => serveClient(connection, scope, this.ports, this.log),
+        (connection) => serveClient(connection, scope, this.ports, this.log, this.waiting.of(scope)),
       ), (failed, next, error) => this.log.warn(`${error.message.split('\n')[0]} Trying again with: ${commandLine(spec.command, next)} (instead of ${commandLine(spec.command, failed)}).`));
     } catch (error) {
       throw new Error(this.secrets.scrub(startFailureDetail(this.agent.name, error, this.agent.notFoundHint)));
@@ -325,3 +332,4 @@ export class AgentRuntime {
     return running;
   }
 }
+

@@ -37,6 +37,8 @@ export class Elicitations {
   /** Shows the card the request waits on: its key (none for one declined at once), and its answer. */
   private show(request: CreateElicitationRequest): { answer: Promise<CreateElicitationResponse>; requestKey?: string } {
     const toolCallId = 'toolCallId' in request ? (request.toolCallId ?? null) : null;
+    // It names our request in flight (initialize, authenticate), not a session: it is the agent's.
+    const forAgent = 'requestId' in request ? { forAgent: true as const } : {};
     if (request.mode === 'url') {
       const target = urlTarget(request.url);
       // Refused before anything is shown: the user never sees it, let alone as a link.
@@ -46,7 +48,7 @@ export class Elicitations {
       }
       const requestKey = `elicitation-${this.nextKey++}`;
       this.urls.set(request.elicitationId, requestKey);
-      return { requestKey, answer: this.transcript.questions.addUrl({ requestKey, agentName: this.agentName, message: request.message, toolCallId, url: target.href, host: target.host, warnings: target.warnings }) };
+      return { requestKey, answer: this.transcript.questions.addUrl({ requestKey, agentName: this.agentName, message: request.message, toolCallId, url: target.href, host: target.host, warnings: target.warnings, ...forAgent }) };
     }
     const { fields, unsupported } = formFields(request.requestedSchema);
     const blocking = unsupported.filter((u) => u.required).map((u) => u.name);
@@ -65,6 +67,7 @@ export class Elicitations {
       title: request.requestedSchema.title ?? null,
       toolCallId,
       fields,
+      ...forAgent,
     });
     return { requestKey, answer };
   }

@@ -165,7 +165,7 @@ export class SessionLifecycle {
   private async doStart(): Promise<void> {
     this.s.setStatus({ phase: 'starting', detail: undefined, authMethods: undefined });
     const stopped = this.stopped.signal;
-    const release = this.runtime.claim();
+    const release = this.runtime.claim(this.s.endpoint);
     try {
       let running: RunningAgent;
       try {

@@ -193,6 +193,8 @@ export interface FormEntry {
   title: string | null;
   toolCallId: string | null;
   fields: ElicitationFieldView[];
+  /** Asked of the agent as a whole (its start or sign-in), not of this session: every session of it waits on the answer. */
+  forAgent?: true;
   state: ElicitationState;
   /** Why the last answer was refused (the form stays open). */
   error?: string;
@@ -221,6 +223,8 @@ export interface UrlEntry {
   /** Its host (with a port that is not the default), shown prominently. */
   host: string;
   warnings: UrlWarning[];
+  /** As `FormEntry.forAgent`. */
+  forAgent?: true;
   state: UrlState;
 }
 

@@ -1,13 +1,12 @@
 import type { RunningAgent } from '../agent/launch';
 import { RequestAbortedError } from '../agent/connectionErrors';
-import { agentMethods } from '../protocol/methods';
 import { ErrorCodes } from '../protocol/errors';
 import { acpSchemas } from '../protocol/lazySchemas';
 import type { AuthMethod } from '../protocol';
 import { loginCommand } from '../runtime/loginCommand';
 import type { AgentDefinition, AgentPorts } from '../runtime/ports';
 import { commandLine } from '../runtime/presets';
-import type { AgentRuntime } from '../runtime/agentRuntime';
+import type { AgentRuntime, SessionEndpoint } from '../runtime/agentRuntime';
 import type { Transcript } from './transcript';
 import type { AuthMethodInfo, SessionStatus } from './model';
 
@@ -26,6 +25,8 @@ interface Failure {
 export interface SignInSession {
   readonly agent: AgentDefinition;
   readonly runtime: AgentRuntime;
+  /** Shows what the agent asks while it signs the user in (a form, a URL to open). */
+  readonly endpoint: SessionEndpoint;
   readonly transcript: Transcript;
   /** The process the session is open (or opening) on. */
   readonly running: RunningAgent | undefined;
@@ -198,7 +199,7 @@ export class SignIn {
     const mine = (this.authenticating = new AbortController());
     this.session.setStatus({ signingIn: method.name });
     try {
-      await running.connection.request(agentMethods.authenticate, { methodId: method.id }, mine.signal);
+      await this.session.runtime.authenticate(running, this.session.endpoint, method.id, mine.signal);
       return undefined;
     } catch (error) {
       if (error instanceof RequestAbortedError) return { message: `Signing in with "${method.name}" was cancelled.`, cancelled: true };

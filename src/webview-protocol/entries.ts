@@ -148,6 +148,8 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
     /** The tool call it is about, when the agent said. */
     toolCallId: z.nullable(z.string()),
     fields: z.array(ElicitationFieldViewSchema),
+    /** Asked during the agent's start or sign-in, before any session: the answer is for every session of it. */
+    forAgent: z.optional(z.literal(true)),
     state: ElicitationStateSchema,
     error: z.optional(z.string()),
     /** What was sent with `accept`. */
@@ -167,6 +169,7 @@ export const EntryViewSchema = z.discriminatedUnion('kind', [
     url: z.string().check(z.maxLength(8192), z.regex(/^https?:\/\/[^\s]+$/i)),
     host: z.string().check(z.minLength(1)),
     warnings: z.array(z.enum(['punycode', 'notHttps', 'credentials'])),
+    forAgent: z.optional(z.literal(true)),
     /** `withdrawn`: the agent cancelled its request (`$/cancel_request`) before the user answered. */
     state: z.enum(['pending', 'waiting', 'completed', 'declined', 'cancelled', 'ended', 'withdrawn']),
   }),

@@ -12,6 +12,7 @@ import { SessionState } from '../../src/session/sessionState';
 import { SignIn } from '../../src/session/signIn';
 import { Transcript } from '../../src/session/transcript';
 import { SessionUpdateSchema } from '../../src/protocol';
+import { agentMethods } from '../../src/protocol/methods';
 import type { StatusView } from '../../src/webview-protocol/messages';
 
 const silent = { info() {}, warn() {}, error() {} };
@@ -38,6 +39,7 @@ function fakeRuntime(agent: RunningAgent, options: { gate?: Promise<void>; openN
       claims++;
       return () => claims--;
     },
+    authenticate: (r: RunningAgent, _e: SessionEndpoint, methodId: string, signal: AbortSignal) => r.connection.request(agentMethods.authenticate, { methodId }, signal),
     openNew: async (_r: RunningAgent, _e: SessionEndpoint, r: SessionRoots) => (calls.push('new'), roots.push(r.cwd), (options.openNew ?? (async () => ({ sessionId: 'new-1' })))()),
     reopen: async (_r: RunningAgent, _e: SessionEndpoint, id: string, how: string, r: SessionRoots) => (calls.push(`${how} ${id}`), roots.push(r.cwd), (options.reopen ?? (async () => ({})))(how)),
     fork: async (_r: RunningAgent, _e: SessionEndpoint, from: string, r: SessionRoots) => (calls.push(`fork ${from}`), roots.push(r.cwd), { sessionId: 'fork-1' }),
@@ -66,10 +68,12 @@ function session(runtime: AgentRuntime, saved?: string, ports: Partial<AgentPort
     phases.push(status.phase);
   };
   let lifecycle!: SessionLifecycle;
+  const endpoint = {} as SessionEndpoint;
   const signIn = new SignIn(
     {
       agent: runtime.agent,
       runtime,
+      endpoint,
       transcript,
       get running() {
         return lifecycle.running;
@@ -87,7 +91,6 @@ function session(runtime: AgentRuntime, saved?: string, ports: Partial<AgentPort
     },
     allPorts,
   );
-  const endpoint = {} as SessionEndpoint;
   const heard: string[] = [];
   const parts = { transcript, session: state, signIn, endpoint, ports: allPorts, roots: ROOTS, get phase() { return status.phase; }, setStatus, loaded: () => heard.push('loaded'), gone: () => heard.push('gone') };
   lifecycle = new SessionLifecycle(runtime, false, parts, saved, forkFrom);

@@ -36,6 +36,7 @@ export function renderElicitation(el: HTMLElement, entry: ElicitationEntryView):
   appendSpaced(head, icon('question'), h('span', 'elicitation-title', title), h('span', `badge badge-elicitation-${entry.state}`, STATE_WORDS[entry.state]));
   el.append(head, h('div', 'elicitation-message', clamp(entry.message, TEXT_MAX)));
   if (entry.title) el.append(h('div', 'elicitation-agent', `Asked by ${entry.agentName}`));
+  if (entry.forAgent) el.append(forAgentNote(entry.agentName));
 
   if (entry.state !== 'pending') {
     forms.delete(entry.requestKey);
@@ -45,6 +46,11 @@ export function renderElicitation(el: HTMLElement, entry: ElicitationEntryView):
   }
   forms.set(entry.requestKey, entry.fields);
   el.append(renderForm(entry));
+}
+
+/** A question of the agent's start or sign-in: one session shows it, and the answer is for all of that agent's. */
+export function forAgentNote(agentName: string): HTMLElement {
+  return h('div', 'elicitation-agent elicitation-for-agent', `For ${clamp(agentName, 200)} as a whole, not this session alone: all its sessions wait on the answer.`);
 }
 
 function renderForm(entry: ElicitationEntryView): HTMLFormElement {

@@ -1,5 +1,6 @@
 import { appendSpaced, button, clamp, h, icon } from '../dom';
 import type { UrlElicitationEntryView, ViewToHost } from '../protocol';
+import { forAgentNote } from './elicitation';
 
 // A URL-mode `elicitation/create`: the agent asks the user to open a web page (a sign-in, a
 // payment). The card says who asks and why, shows the page's host prominently and the full
@@ -44,6 +45,7 @@ export function renderUrlElicitation(el: HTMLElement, entry: UrlElicitationEntry
   const title = h('span', 'elicitation-title', `${clamp(entry.agentName, 200)} asks you to open a web page`);
   appendSpaced(head, icon('link-external'), title, h('span', `badge badge-url-${entry.state}`, stateWords(entry)));
   el.append(head, h('div', 'elicitation-message', clamp(entry.message, TEXT_MAX)));
+  if (entry.forAgent) el.append(forAgentNote(entry.agentName));
 
   const site = h('div', 'url-site');
   appendSpaced(site, h('span', 'url-label', 'Site'), h('strong', 'url-host', clamp(entry.host, 500)));
