@@ -98,7 +98,7 @@ export class AgentSession {
     this.lifecycle = new SessionLifecycle(this.runtime, options.runtime === undefined, this.parts(), options.sessionId, forkFrom);
     this.turns = new TurnQueue(
       (prompt) => runTurn(this.parts(), prompt),
-      () => this.status.phase === 'crashed' || this.status.phase === 'auth' || this.carried.active,
+      () => this.status.phase === 'crashed' || this.status.phase === 'auth' || this.carried.holding,
       (waiting) => this.session.setQueue(waiting.map(({ id, text, attachments }) => (attachments.length > 0 ? { id, text, attachments: attachments.map(attachmentLabel) } : { id, text }))),
     );
     this.elicitations = new Elicitations(this.transcript, agent.name, ports.log);
@@ -162,11 +162,14 @@ export class AgentSession {
   }
 
   /**
-   * Closes the session for good: queued prompts are dropped, what the user still waited for
-   * (a setting, a sign-in) is cancelled, `session/close` when the agent advertises it.
+   * Closes the session for good: queued prompts are dropped, a turn in progress is stopped
+   * (`session/cancel`: the agent's process may live on for other sessions, and must not go on
+   * working for a closed one), what the user still waited for (a setting, a sign-in) is
+   * cancelled, then `session/close` when the agent advertises it.
    */
   async close(): Promise<void> {
     this.turns.clear();
+    await this.cancel();
     this.settings.abandon();
     this.signIn.cancel();
     await this.lifecycle.close();
@@ -247,11 +250,13 @@ export class AgentSession {
    */
   async cancel(): Promise<void> {
     const target = this.target();
-    if (target && this.status.phase === 'prompting') {
+    const inTurn = target !== undefined && this.status.phase === 'prompting';
+    if (inTurn) {
       await target.connection.notify(agentMethods.sessionCancel, { sessionId: target.sessionId });
       this.carried.cancel();
     }
     this.transcript.questions.cancelWaiting();
+    if (inTurn) this.transcript.stopTurn();
   }
 
   /** The user's answer to an elicitation form; an `accept` that does not fit the form keeps it open, with the reason shown. */
@@ -279,7 +284,11 @@ export class AgentSession {
   private makeEndpoint(): SessionEndpoint {
     const { writeTextFile, terminals } = this.ports;
     return {
-      onUpdate: (update) => this.carried.updated(foldUpdate(update, { transcript: this.transcript, session: this.session, log: this.ports.log })),
+      onUpdate: (update) => {
+        this.carried.updated(foldUpdate(update, { transcript: this.transcript, session: this.session, log: this.ports.log }));
+        // A prompt held while the carried turn's tool call ran may go once it is done.
+        if (this.carried.active && !this.carried.holding) void this.turns.drain();
+      },
       // Each passes ACP Host's policy first (session/policyGate.ts); a question put to the user is
       // audited, and withdrawn when the agent cancels its request (the signal).
       onPermission: (request, signal) => this.gate.permission(request, () => askAudited({ agent: this.agentName, transcript: this.transcript, record: this.ports.audit?.bind(this.ports) }, request, signal)),
@@ -319,7 +328,7 @@ export class AgentSession {
         return self.status.phase;
       },
       get carryingOn() {
-        return self.carried.active;
+        return self.carried.holding;
       },
       runtime: this.runtime,
       transcript: this.transcript,
