@@ -109,3 +109,24 @@ test('the process going away ends it without a marker, and leaves the phase to t
   d.tick(QUIET * 2);
   assert.deepEqual(d.ends(), [], 'no timer left behind');
 });
+
+test('it holds prompts only while the agent visibly works (a call of it in progress, a question of it waiting), and our prompt ends it', (t) => {
+  const c = carried(t);
+  c.turn.loaded();
+  c.update(chunk('welcome back'));
+  assert.equal(c.turn.active, true, 'shown as running');
+  assert.equal(c.turn.holding, false, 'a message alone holds nothing');
+  c.update({ sessionUpdate: 'tool_call', toolCallId: 'run', title: 'Run', status: 'in_progress' });
+  assert.equal(c.turn.holding, true);
+  c.update({ sessionUpdate: 'tool_call_update', toolCallId: 'run', status: 'completed' });
+  assert.equal(c.turn.holding, false);
+  c.transcript.questions.askPermission({ toolCallId: 'ask' }, [{ optionId: 'ok', name: 'OK', kind: 'allow_once' }]);
+  assert.equal(c.turn.holding, true, 'the agent waits on the user');
+  c.transcript.questions.answerPermission('ask', 'ok');
+  c.turn.prompting();
+  assert.equal(c.turn.active, false);
+  assert.deepEqual(c.ends(), [], 'no marker: the prompt shows it');
+  assert.deepEqual(c.running, [true], 'the prompt sets the phase, not the carried turn');
+  c.tick(QUIET * 2);
+  assert.deepEqual(c.ends(), [], 'no timer left behind');
+});
