@@ -92,6 +92,7 @@ export class AgentSession {
         this.setStatus({ phase: running ? 'prompting' : 'ready' });
         if (!running) void this.turns.drain();
       },
+      released: () => void this.turns.drain(),
     });
     // A fork is asked of the agent once, when it first opens; after that it is a session of its own.
     const forkFrom = options.sessionId === undefined ? options.forkOf?.sessionId : undefined;
@@ -162,10 +163,9 @@ export class AgentSession {
   }
 
   /**
-   * Closes the session for good: queued prompts are dropped, a turn in progress is stopped
-   * (`session/cancel`: the agent's process may live on for other sessions, and must not go on
-   * working for a closed one), what the user still waited for (a setting, a sign-in) is
-   * cancelled, then `session/close` when the agent advertises it.
+   * Closes the session for good: queued prompts are dropped, a turn in progress is stopped (the
+   * process may live on for other sessions), what the user still waited for (a setting, a
+   * sign-in) is cancelled, then `session/close` when the agent advertises it.
    */
   async close(): Promise<void> {
     this.turns.clear();
@@ -250,13 +250,12 @@ export class AgentSession {
    */
   async cancel(): Promise<void> {
     const target = this.target();
-    const inTurn = target !== undefined && this.status.phase === 'prompting';
-    if (inTurn) {
+    if (target && this.status.phase === 'prompting') {
       await target.connection.notify(agentMethods.sessionCancel, { sessionId: target.sessionId });
       this.carried.cancel();
+      this.transcript.stopTurn();
     }
     this.transcript.questions.cancelWaiting();
-    if (inTurn) this.transcript.stopTurn();
   }
 
   /** The user's answer to an elicitation form; an `accept` that does not fit the form keeps it open, with the reason shown. */
@@ -284,11 +283,7 @@ export class AgentSession {
   private makeEndpoint(): SessionEndpoint {
     const { writeTextFile, terminals } = this.ports;
     return {
-      onUpdate: (update) => {
-        this.carried.updated(foldUpdate(update, { transcript: this.transcript, session: this.session, log: this.ports.log }));
-        // A prompt held while the carried turn's tool call ran may go once it is done.
-        if (this.carried.active && !this.carried.holding) void this.turns.drain();
-      },
+      onUpdate: (update) => this.carried.updated(foldUpdate(update, { transcript: this.transcript, session: this.session, log: this.ports.log })),
       // Each passes ACP Host's policy first (session/policyGate.ts); a question put to the user is
       // audited, and withdrawn when the agent cancels its request (the signal).
       onPermission: (request, signal) => this.gate.permission(request, () => askAudited({ agent: this.agentName, transcript: this.transcript, record: this.ports.audit?.bind(this.ports) }, request, signal)),

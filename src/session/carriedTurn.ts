@@ -9,6 +9,8 @@ export interface CarriedTurnSession {
   readonly transcript: Transcript;
   /** The session shows a turn running (Stop; prompts queue), or no longer (what queued may go). */
   setRunning(running: boolean): void;
+  /** It runs on, but no longer holds prompts (its work is done): what queued may go. */
+  released(): void;
 }
 
 /**
@@ -61,8 +63,9 @@ export class CarriedTurn {
   /** A session/update was folded by `part`. */
   updated(part: 'transcript' | 'state' | 'ignored'): void {
     if (!this.watching || part !== 'transcript') return;
-    if (this.active) this.waitForQuiet();
-    else this.begin();
+    if (!this.active) return this.begin();
+    this.waitForQuiet();
+    if (!this.holding) this.s.released();
   }
 
   /** Our own prompt goes out: what comes from now on is that turn's, and a turn carried on is over. */

@@ -164,30 +164,27 @@ export class Transcript {
     if (turn !== this.turn) return;
     this.turn = undefined;
     this.questions.endTurn();
-    this.markUnfinished(this.tools.endTurn());
+    for (const toolCallId of this.tools.endTurn()) {
+      if (!this.questions.asks(toolCallId)) this.tools.patch(toolCallId, { status: 'unfinished' });
+    }
     if (end) this.push({ kind: 'turnEnd', ...end });
   }
 
   /**
    * The user stopped the open turn (session/cancel is sent): its tool calls still running are
    * unfinished at once, not when the agent answers (ACP: the client marks them as it cancels;
-   * the agent's later word on a call still counts), and the turn counts as cancelled.
+   * the agent's later word on a call still counts), and the turn counts as cancelled. What it
+   * asks is cancelled with the stop.
    */
   stopTurn(): void {
     if (this.turn === undefined) return;
     this.stoppedTurn = this.turn;
-    this.markUnfinished(this.tools.running(true));
+    for (const toolCallId of this.tools.running(true)) this.tools.patch(toolCallId, { status: 'unfinished' });
   }
 
   /** Whether the user stopped turn `turn` (it ends cancelled whatever the agent answers). */
   stopped(turn: number): boolean {
     return this.stoppedTurn === turn;
-  }
-
-  private markUnfinished(toolCallIds: readonly string[]): void {
-    for (const toolCallId of toolCallIds) {
-      if (!this.questions.asks(toolCallId)) this.tools.patch(toolCallId, { status: 'unfinished' });
-    }
   }
 
   /** The full texts of diff `contentIndex` of the tool call at entry `index`, if it is one. */
