@@ -92,13 +92,14 @@ export class AgentSession {
         this.setStatus({ phase: running ? 'prompting' : 'ready' });
         if (!running) void this.turns.drain();
       },
+      released: () => void this.turns.drain(),
     });
     // A fork is asked of the agent once, when it first opens; after that it is a session of its own.
     const forkFrom = options.sessionId === undefined ? options.forkOf?.sessionId : undefined;
     this.lifecycle = new SessionLifecycle(this.runtime, options.runtime === undefined, this.parts(), options.sessionId, forkFrom);
     this.turns = new TurnQueue(
       (prompt) => runTurn(this.parts(), prompt),
-      () => this.status.phase === 'crashed' || this.status.phase === 'auth' || this.carried.active,
+      () => this.status.phase === 'crashed' || this.status.phase === 'auth' || this.carried.holding,
       (waiting) => this.session.setQueue(waiting.map(({ id, text, attachments }) => (attachments.length > 0 ? { id, text, attachments: attachments.map(attachmentLabel) } : { id, text }))),
     );
     this.elicitations = new Elicitations(this.transcript, agent.name, ports.log);
@@ -162,11 +163,13 @@ export class AgentSession {
   }
 
   /**
-   * Closes the session for good: queued prompts are dropped, what the user still waited for
-   * (a setting, a sign-in) is cancelled, `session/close` when the agent advertises it.
+   * Closes the session for good: queued prompts are dropped, a turn in progress is stopped (the
+   * process may live on for other sessions), what the user still waited for (a setting, a
+   * sign-in) is cancelled, then `session/close` when the agent advertises it.
    */
   async close(): Promise<void> {
     this.turns.clear();
+    await this.cancel();
     this.settings.abandon();
     this.signIn.cancel();
     await this.lifecycle.close();
@@ -250,6 +253,7 @@ export class AgentSession {
     if (target && this.status.phase === 'prompting') {
       await target.connection.notify(agentMethods.sessionCancel, { sessionId: target.sessionId });
       this.carried.cancel();
+      this.transcript.stopTurn();
     }
     this.transcript.questions.cancelWaiting();
   }
@@ -319,7 +323,7 @@ export class AgentSession {
         return self.status.phase;
       },
       get carryingOn() {
-        return self.carried.active;
+        return self.carried.holding;
       },
       runtime: this.runtime,
       transcript: this.transcript,

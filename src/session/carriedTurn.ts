@@ -9,6 +9,8 @@ export interface CarriedTurnSession {
   readonly transcript: Transcript;
   /** The session shows a turn running (Stop; prompts queue), or no longer (what queued may go). */
   setRunning(running: boolean): void;
+  /** It runs on, but no longer holds prompts (its work is done): what queued may go. */
+  released(): void;
 }
 
 /**
@@ -22,7 +24,10 @@ export interface CarriedTurnSession {
  *    is in progress and no question waits on the user (a running tool or an open question is
  *    the agent waiting, not done). Its marker says `quiet`: the agent gave no stop reason;
  *  - or on Stop (the caller sends session/cancel; marker `cancelled`), or with the process (no
- *    marker: the stop or the crash report says so).
+ *    marker: the stop or the crash report says so), or when our next prompt goes out (no marker:
+ *    the prompt shows it).
+ * It holds the user's prompts only while the agent is visibly at work (`holding`): a message
+ * the agent sends after the load does not keep the user waiting for the quiet period.
  * Updates are watched for from the load's answer until our next prompt goes out.
  */
 export class CarriedTurn {
@@ -41,6 +46,14 @@ export class CarriedTurn {
     return this.turn !== undefined;
   }
 
+  /**
+   * Whether a prompt of the user's waits for it to end: a tool call of it is in progress, or a
+   * question of it waits on the user (the agent is mid-turn). Text alone holds nothing.
+   */
+  get holding(): boolean {
+    return this.active && this.busy();
+  }
+
   /** session/load answered (its replay is in the transcript). */
   loaded(): void {
     this.watching = true;
@@ -50,13 +63,15 @@ export class CarriedTurn {
   /** A session/update was folded by `part`. */
   updated(part: 'transcript' | 'state' | 'ignored'): void {
     if (!this.watching || part !== 'transcript') return;
-    if (this.active) this.waitForQuiet();
-    else this.begin();
+    if (!this.active) return this.begin();
+    this.waitForQuiet();
+    if (!this.holding) this.s.released();
   }
 
-  /** Our own prompt goes out: what comes from now on is that turn's. */
+  /** Our own prompt goes out: what comes from now on is that turn's, and a turn carried on is over. */
   prompting(): void {
     this.watching = false;
+    this.end(undefined, false);
   }
 
   /** Stop: the turn ends `cancelled`; what the agent still sends after it starts nothing. */
@@ -84,8 +99,13 @@ export class CarriedTurn {
   }
 
   private quiet(): void {
-    if (this.working(true) || this.s.transcript.questions.waiting.length > 0) this.waitForQuiet();
+    if (this.busy()) this.waitForQuiet();
     else this.end({ stopReason: 'quiet' });
+  }
+
+  /** A call of the turn in progress, or a question waiting: the agent is waiting, not done. */
+  private busy(): boolean {
+    return this.working(true) || this.s.transcript.questions.waiting.length > 0;
   }
 
   /**

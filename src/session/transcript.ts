@@ -59,6 +59,7 @@ export class Transcript {
   /** The number of the turn that runs, if one does; `turns` counts them. */
   private turn: number | undefined;
   private turns = 0;
+  private stoppedTurn: number | undefined;
   private readonly changed = new Emitter<TranscriptEvent>();
   /** Fired for every change, in order: the feed, follow and the review walk it. */
   readonly onChange: Event<TranscriptEvent> = this.changed.event;
@@ -176,6 +177,23 @@ export class Transcript {
       if (!this.questions.asks(toolCallId)) this.tools.patch(toolCallId, { status: 'unfinished' });
     }
     if (end) this.push({ kind: 'turnEnd', ...end });
+  }
+
+  /**
+   * The user stopped the open turn (session/cancel is sent): its tool calls still running are
+   * unfinished at once, not when the agent answers (ACP: the client marks them as it cancels;
+   * the agent's later word on a call still counts), and the turn counts as cancelled. What it
+   * asks is cancelled with the stop.
+   */
+  stopTurn(): void {
+    if (this.turn === undefined) return;
+    this.stoppedTurn = this.turn;
+    for (const toolCallId of this.tools.running(true)) this.tools.patch(toolCallId, { status: 'unfinished' });
+  }
+
+  /** Whether the user stopped turn `turn` (it ends cancelled whatever the agent answers). */
+  stopped(turn: number): boolean {
+    return this.stoppedTurn === turn;
   }
 
   /** The full texts of diff `contentIndex` of the tool call at entry `index`, if it is one. */

@@ -15,14 +15,15 @@ function carried(t: TestContext) {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const transcript = new Transcript();
   const running: boolean[] = [];
-  const turn = new CarriedTurn({ transcript, setRunning: (r) => running.push(r) }, QUIET);
+  let released = 0;
+  const turn = new CarriedTurn({ transcript, setRunning: (r) => running.push(r), released: () => released++ }, QUIET);
   /** The agent sends an update: folded, then told to the carried turn (as the session's endpoint does). */
   const update = (raw: object) => {
     const parsed = SessionUpdateSchema.parse(raw);
     turn.updated(transcript.apply(parsed) ? 'transcript' : 'state');
   };
   const ends = () => transcript.entries.flatMap((e) => (e.kind === 'turnEnd' ? [e.stopReason] : []));
-  return { transcript, running, turn, update, ends, tick: (ms: number) => t.mock.timers.tick(ms) };
+  return { transcript, running, turn, update, ends, released: () => released, tick: (ms: number) => t.mock.timers.tick(ms) };
 }
 
 const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
@@ -108,4 +109,27 @@ test('the process going away ends it without a marker, and leaves the phase to t
   assert.deepEqual(d.running, [true], 'not set back to ready: the lifecycle says idle or crashed');
   d.tick(QUIET * 2);
   assert.deepEqual(d.ends(), [], 'no timer left behind');
+});
+
+test('it holds prompts only while the agent visibly works (a call of it in progress, a question of it waiting), and our prompt ends it', (t) => {
+  const c = carried(t);
+  c.turn.loaded();
+  c.update(chunk('welcome back'));
+  assert.equal(c.turn.active, true, 'shown as running');
+  assert.equal(c.turn.holding, false, 'a message alone holds nothing');
+  c.update({ sessionUpdate: 'tool_call', toolCallId: 'run', title: 'Run', status: 'in_progress' });
+  assert.equal(c.turn.holding, true);
+  const before = c.released();
+  c.update({ sessionUpdate: 'tool_call_update', toolCallId: 'run', status: 'completed' });
+  assert.equal(c.turn.holding, false);
+  assert.equal(c.released(), before + 1, 'what queued behind the call may go');
+  c.transcript.questions.askPermission({ toolCallId: 'ask' }, [{ optionId: 'ok', name: 'OK', kind: 'allow_once' }]);
+  assert.equal(c.turn.holding, true, 'the agent waits on the user');
+  c.transcript.questions.answerPermission('ask', 'ok');
+  c.turn.prompting();
+  assert.equal(c.turn.active, false);
+  assert.deepEqual(c.ends(), [], 'no marker: the prompt shows it');
+  assert.deepEqual(c.running, [true], 'the prompt sets the phase, not the carried turn');
+  c.tick(QUIET * 2);
+  assert.deepEqual(c.ends(), [], 'no timer left behind');
 });

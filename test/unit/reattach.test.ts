@@ -1,8 +1,10 @@
 // Sessions of an agent that offers neither session/load nor session/resume but keeps its sessions
 // across processes (test/fixtures/agents/reattach-agent.js, whose memory and request log are a
 // state folder): after a restart, a window reload (the store's tabs, as AgentHost.restoreTabs
-// opens them) or a pick from the history, the next prompt goes to the saved session id; only when
-// the agent says it does not know it is a new session opened and the same prompt sent there.
+// opens them) or a pick from the history, the next prompt goes to the saved session id; when the
+// agent answers that first prompt with any error (-32002, its own words, or the ACP SDK's -32603
+// "Internal error" with the reason in data.details) a new session is opened and the same prompt
+// (its attachments too) sent there; a later error is an ordinary error.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -13,7 +15,6 @@ import { AgentRuntime } from '../../src/runtime/agentRuntime';
 import type { AgentDefinition, AgentPorts } from '../../src/runtime/ports';
 import { SessionStore } from '../../src/host/sessions/sessionStore';
 import { SessionTabs } from '../../src/session/sessionTabs';
-import { isUnknownSession } from '../../src/session/turn';
 import { currentEnv } from '../../src/agent/environment';
 import { FakeMemento } from './helpers/memento';
 
@@ -67,7 +68,11 @@ test('Restart: the next prompt goes to the same session id on the new process, w
   }
 });
 
-for (const [forgotten, env] of [['-32002', {}], ['an error whose message says the session is not found', { FAKE_FORGOTTEN: 'message' }]] as const) {
+for (const [forgotten, env] of [
+  ['-32002', {}],
+  ['an error whose message says the session is not found', { FAKE_FORGOTTEN: 'message' }],
+  ['the ACP SDK\'s -32603 "Internal error", the reason only in data.details', { FAKE_FORGOTTEN: 'sdk' }],
+] as const) {
   test(`an agent that no longer knows the session (${forgotten}): a new session, the same prompt sent there, and the transcript says so`, async () => {
     const agent = reattachAgent(env);
     const c = new AgentSession(agent.definition, SETTINGS, ports);
@@ -76,6 +81,7 @@ for (const [forgotten, env] of [['-32002', {}], ['an error whose message says th
       const id = c.agentSessionId!;
       agent.forget();
       await c.restart();
+      c.attach({ kind: 'file', uri: 'file:///w/notes.md', name: 'notes.md', path: 'notes.md' });
       await c.prompt('two');
       const fresh = c.agentSessionId!;
       assert.notEqual(fresh, id);
@@ -93,9 +99,11 @@ for (const [forgotten, env] of [['-32002', {}], ['an error whose message says th
       ]);
       const prompts = agent.log().filter((m) => m.method === 'session/prompt');
       assert.deepEqual(prompts[2].params?.prompt, prompts[1].params?.prompt, 'the same prompt, resent');
+      assert.ok(JSON.stringify(prompts[2].params?.prompt).includes('file:///w/notes.md'), 'with its attachment');
       const shown = conversation(c);
       assert.deepEqual(shown.slice(0, 4), ['user:one', 'agent:one', 'turnEnd', 'user:two']);
-      assert.match(shown[4], /^error:Keeper no longer knows this session \(.*\): a new session was opened and your prompt sent there\.$/);
+      assert.match(shown[4], /^error:Keeper did not take this prompt in the session it had before \(.+\): a new session was opened and your prompt sent there\. It does not know the earlier conversation\.$/);
+      if (env.FAKE_FORGOTTEN === 'sdk') assert.match(shown[4], /\(Internal error: Session not found\)/, 'the reason in data.details is said');
       assert.deepEqual(shown.slice(5), ['agent:two', 'turnEnd', 'user:three', 'agent:three', 'turnEnd'], 'the prompt is shown once');
     } finally {
       await c.stop();
@@ -154,12 +162,22 @@ test('a pick from the history opens the session with its saved id: its first pro
   }
 });
 
-test('what says the agent does not know the session: -32002, or a message naming it unknown or not found; not any failure', () => {
-  const error = (code: number, message: string) => Object.assign(new Error(message), { code });
-  for (const known of [error(-32002, 'Resource not found'), error(-32603, 'Session s-1 not found'), error(-32602, 'Unknown sessionId'), error(-32603, 'no such session: s-1'), error(-32600, 's-1 does not exist')]) {
-    assert.equal(isUnknownSession(known, 's-1'), true, known.message);
-  }
-  for (const other of [error(-32603, 'Internal error: the model is overloaded'), error(-32000, 'Authentication required'), error(-32603, 'File not found: a.txt'), new Error('The agent closed the connection before answering session/prompt')]) {
-    assert.equal(isUnknownSession(other, 's-1'), false, other.message);
+test('only the first prompt after a re-attach opens a new session on an error: a later error is an ordinary error', async () => {
+  const agent = reattachAgent({ FAKE_FORGOTTEN: 'sdk' });
+  const c = new AgentSession(agent.definition, SETTINGS, ports);
+  try {
+    await c.prompt('one');
+    const id = c.agentSessionId!;
+    await c.restart();
+    await c.prompt('two'); // the agent still knows it: the re-attach holds
+    agent.forget();
+    await c.prompt('three');
+    assert.equal(c.agentSessionId, id, 'no new session');
+    assert.deepEqual(sequence(agent.log()).slice(-3), ['initialize', `session/prompt ${id}`, `session/prompt ${id}`]);
+    const end = c.transcript.entries.at(-1);
+    assert.ok(end?.kind === 'turnEnd' && end.stopReason === 'failed', 'the turn failed');
+    assert.deepEqual(end.error, { message: 'Internal error: Session not found', code: -32603 });
+  } finally {
+    await c.stop();
   }
 });

@@ -10,6 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentSession } from '../../src/session/agentSession';
 import type { SessionOptions } from '../../src/session/agentSession';
+import { AgentRuntime } from '../../src/runtime/agentRuntime';
+import type { AgentDefinition, AgentPorts } from '../../src/runtime/ports';
 import type { Entry } from '../../src/session/model';
 import { currentEnv } from '../../src/agent/environment';
 
@@ -23,24 +25,24 @@ interface Logged {
   toolCallId?: string;
   result?: unknown;
   wrong?: unknown;
+  params?: { sessionId?: string };
 }
 
-function turnsAgent() {
+function turnsAgent(env: Record<string, string> = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-turns-'));
-  /** A session with the agent (each on a process of its own); `options.sessionId` brings one back. */
-  const open = (options?: SessionOptions) =>
-    new AgentSession(
-      {
-        name: 'Turns',
-        identity: 'test',
-        launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'turns-agent.js')], cwd: FIXTURES, env: { ...currentEnv(), FAKE_STATE_DIR: dir } }),
-      },
-      { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' },
-      { readTextFile: async () => 'x', log: silent, onTrace: () => undefined, forms: true },
-      options,
-    );
+  const definition: AgentDefinition = {
+    name: 'Turns',
+    identity: 'test',
+    launch: async () => ({ command: process.execPath, args: [path.join(FIXTURES, 'turns-agent.js')], cwd: FIXTURES, env: { ...currentEnv(), FAKE_STATE_DIR: dir, ...env } }),
+  };
+  const settings = { initializeTimeoutMs: 10000, maxLineBytes: 1 << 20, workspaceFolder: FIXTURES, clientVersion: '0.0.0-test' };
+  const ports: AgentPorts = { readTextFile: async () => 'x', log: silent, onTrace: () => undefined, forms: true };
+  /** A session with the agent (on a process of its own unless `options.runtime`); `options.sessionId` brings one back. */
+  const open = (options?: SessionOptions) => new AgentSession(definition, settings, ports, options);
+  /** One process for several sessions. */
+  const runtime = () => new AgentRuntime(definition, settings, ports);
   const log = (): Logged[] => fs.readFileSync(path.join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Logged);
-  return { dir, session: open(), open, log };
+  return { dir, session: open(), open, runtime, log };
 }
 
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10000): Promise<T> {
@@ -216,6 +218,67 @@ test('a prompt sent to a session brought back (a window reload) waits for the tu
     assert.deepEqual(shown(after).slice(3), ['end cancelled', 'user after the reload', 'agent after the reload', 'end end_turn']);
     const methods = log().filter((m) => m.pid === log().at(-1)!.pid).map((m) => m.method);
     assert.deepEqual(methods, ['initialize', 'session/load', 'session/cancel', 'session/prompt'], 'the prompt went after the cancel, not on top of the running turn');
+  } finally {
+    await after.stop();
+  }
+});
+
+test('Stop: its running tool call is unfinished at once, and a turn the agent answers with an error ends cancelled, not failed', async () => {
+  const { session: c } = turnsAgent();
+  try {
+    await c.start();
+    const turn = c.prompt('abort fails');
+    await until('the running tool call', () => (shown(c).includes('tool abort-1 in_progress') ? true : undefined));
+    await c.cancel();
+    assert.deepEqual(shown(c), ['user abort fails', 'tool abort-1 unfinished'], 'marked when Stop was sent, before the agent answers (300 ms later)');
+    await turn;
+    assert.deepEqual(shown(c), ['user abort fails', 'tool abort-1 unfinished', 'end cancelled']);
+    assert.equal(c.currentStatus.phase, 'ready');
+  } finally {
+    await c.stop();
+  }
+});
+
+test('closing a session mid-turn while another keeps the process: session/cancel, then session/close, and the other goes on', async () => {
+  const agent = turnsAgent({ FAKE_CLOSE: '1' });
+  const runtime = agent.runtime();
+  const closing = agent.open({ runtime });
+  const staying = agent.open({ runtime });
+  try {
+    await staying.start();
+    const turn = closing.prompt('long');
+    await until('the running tool call', () => (shown(closing).includes('tool long-1 in_progress') ? true : undefined));
+    const sessionId = closing.agentSessionId;
+    await closing.close();
+    const toIt = () => agent.log().filter((m) => m.params?.sessionId === sessionId).map((m) => m.method);
+    await until('session/close', () => (toIt().includes('session/close') ? true : undefined));
+    assert.deepEqual(toIt(), ['session/prompt', 'session/cancel', 'session/close'], 'the turn stopped before the session closed');
+    await turn;
+    assert.ok(runtime.current, 'the process lives on for the other session');
+    await staying.prompt('still here');
+    assert.deepEqual(shown(staying), ['user still here', 'agent still here', 'end end_turn']);
+  } finally {
+    await staying.close();
+    await runtime.stop();
+  }
+});
+
+test('a message the agent sends after session/load does not hold the next prompt: it goes out at once', async () => {
+  const { session: before, open } = turnsAgent();
+  await before.prompt('greet on load');
+  const sessionId = before.agentSessionId;
+  await before.stop();
+
+  const after = open({ sessionId });
+  try {
+    await after.start();
+    await until('the message after the load', () => (shown(after).some((line) => line.endsWith('welcome back')) ? true : undefined));
+    const started = Date.now();
+    await after.prompt('right away');
+    const waited = Date.now() - started;
+    assert.ok(waited < 2000, `sent after ${waited} ms: nothing of the agent's was running`);
+    assert.deepEqual(shown(after).slice(-3), ['user right away', 'agent right away', 'end end_turn']);
+    assert.ok(!shown(after).includes('end quiet'), 'the prompt ended what the message began, without a marker');
   } finally {
     await after.stop();
   }
