@@ -55,6 +55,9 @@ const realFiles = (platform: NodeJS.Platform): ExecutableFiles => ({
 
 const WINDOWS_PATHEXT = '.COM;.EXE;.BAT;.CMD';
 
+/** What a "not found on PATH" message adds, so the user knows why a program in the workspace was not taken. */
+export const NOT_SEARCHED = 'relative PATH entries and folders of the workspace are not searched';
+
 function envValue(env: Env, name: string, windows: boolean): string | undefined {
   if (!windows) return env[name];
   return Object.entries(env).find(([key]) => key.toUpperCase() === name)?.[1];

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { AcpConnection } from './connection';
 import type { ConnectionOptions } from './connection';
-import { resolveExecutable } from './executables';
+import { NOT_SEARCHED, resolveExecutable } from './executables';
 import { AgentProcess } from './process';
 import type { ExitInfo, LaunchSpec } from './process';
 import { agentMethods } from '../protocol/methods';
@@ -29,7 +29,6 @@ export interface RunningAgent {
 const STDERR_TAIL_LINES = 15;
 /** How often the initialize timeout looks again while the agent waits for our answer. */
 const WAITING_CHECK_MS = 250;
-const NOT_SEARCHED = 'relative PATH entries and folders of the workspace are not searched';
 
 /**
  * Spawns the agent and runs `initialize`, raced against the process exiting and a timeout, so

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Env } from './environment';
-import { resolveExecutable } from './executables';
+import { NOT_SEARCHED, resolveExecutable } from './executables';
 
 /** What a terminal/create asks to run. */
 export interface TerminalCommand {
@@ -37,6 +37,6 @@ export type TerminalProgram = { file: string; args: string[]; shell: boolean } |
 export function terminalProgram(request: TerminalCommand, env: Env, cwd: string, excluded: readonly string[], platform: NodeJS.Platform = process.platform): TerminalProgram {
   const line = commandLine(request, env, platform);
   const file = resolveExecutable(line.file, { env, cwd, excluded, platform });
-  if (file === undefined) return { notFound: `Could not start ${line.file}: it was not found on PATH (relative PATH entries and folders of the workspace are not searched)` };
+  if (file === undefined) return { notFound: `Could not start ${line.file}: it was not found on PATH (${NOT_SEARCHED})` };
   return { ...line, file };
 }

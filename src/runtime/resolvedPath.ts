@@ -1,11 +1,13 @@
 import { RpcError } from '../protocol/errors';
 import type { ConnectionLog } from '../agent/connection';
 import { checkAgentPath, isInside } from '../workspace/pathPolicy';
-import { judgedForms as formsOf, pathForms, rootsOf } from '../workspace/policyPaths';
+import { pathForms, rootsOf } from '../workspace/policyPaths';
 import type { PathForms } from '../workspace/policyPaths';
 import { PathRefusal, realpathOfExistingPart } from '../workspace/realPaths';
 
+// The session layer reaches the workspace's path forms through here (seams: session does not import workspace).
 export type { PathForms };
+export { judgedForms } from '../workspace/policyPaths';
 
 /**
  * A path an agent named, confined to a session's roots and followed through symlinks, once:
@@ -55,12 +57,4 @@ export class ResolvedPath {
     if (!realRoots.some((root) => isInside(root, real))) throw refuse('it is outside the workspace folders of this session');
     return new ResolvedPath(requested, real, pathForms([form.path, real], [...new Set([...given, ...realRoots])]));
   }
-}
-
-/**
- * The forms of a path that is only judged, never served (a permission request's locations):
- * through symlinks where they can be followed, as named where not, and outside the roots too.
- */
-export function judgedForms(requested: string, roots: readonly string[]): Promise<PathForms> {
-  return formsOf(requested, roots);
 }

@@ -59,12 +59,6 @@ export async function judgedForms(requested: string, roots: readonly string[]): 
   return pathForms([named, real], [...new Set([...given, ...realRoots])]);
 }
 
-/** Every form of `requested` among `roots`, names first: what the protected list matches (Policy.protectedGlob). */
-export async function policyPaths(requested: string, roots: readonly string[]): Promise<string[]> {
-  const forms = await judgedForms(requested, roots);
-  return [...forms.names, ...forms.absolute];
-}
-
 /** The absolute `roots`, as given and as they really are (as given when that cannot be found). */
 export async function rootsOf(roots: readonly string[]): Promise<{ given: string[]; real: string[] }> {
   const given = roots.filter((r) => nodePath.isAbsolute(r)).map((r) => nodePath.resolve(r));

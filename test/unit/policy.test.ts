@@ -11,9 +11,14 @@ import type { AutoApprove } from '../../src/policy/policy';
 import { RuleSet, describeRule, exactCommandPattern, exactPathGlob } from '../../src/policy/rules';
 import type { SourcedRule } from '../../src/policy/rules';
 import { commandMatcher } from '../../src/policy/globs';
-import { judgedForms, policyPaths } from '../../src/workspace/policyPaths';
+import { judgedForms } from '../../src/workspace/policyPaths';
 
 const names = async (requested: string, roots: string[]) => (await judgedForms(requested, roots)).names;
+/** Every form of a path, names first: what the protected list matches. */
+const policyPaths = async (requested: string, roots: string[]) => {
+  const forms = await judgedForms(requested, roots);
+  return [...forms.names, ...forms.absolute];
+};
 
 function policy({ settings = [], remembered = [], protectedPaths = [], autoApprove = 'off' }: { settings?: SourcedRule[]; remembered?: SourcedRule[]; protectedPaths?: string[]; autoApprove?: AutoApprove } = {}) {
   return new Policy({ settings: new RuleSet(settings), remembered: new RuleSet(remembered), protectedPaths, autoApprove });

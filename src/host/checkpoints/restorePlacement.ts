@@ -1,18 +1,26 @@
-import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Policy } from '../../policy/policy';
 import { RuleSet } from '../../policy/rules';
 import type { Placement } from '../../session/restorePlan';
 import { isInside } from '../../workspace/pathPolicy';
-import { policyPaths } from '../../workspace/policyPaths';
+import { pathForms, rootsOf } from '../../workspace/policyPaths';
 import { PathRefusal, realpathOfExistingPart } from '../../workspace/realPaths';
 
 /** The protected glob any of a path's forms matches (Policy.protectedGlob over the user's protected paths). */
 export type ProtectedGlob = (forms: readonly string[]) => string | undefined;
 
-/** The protected glob of the policy's defaults and `userPaths` (acpHost.protectedPaths, read at each call). */
+/**
+ * The protected glob of the policy's defaults and `userPaths` (acpHost.protectedPaths, read at each
+ * call). The policy, whose globs compile at first use, is built again only when that list changes
+ * (the host hands the same array until the settings change), not for every file of a restore.
+ */
 export function protectedGlobOf(userPaths: () => readonly string[]): ProtectedGlob {
-  return (forms) => new Policy({ settings: new RuleSet([]), remembered: new RuleSet([]), protectedPaths: userPaths(), autoApprove: 'off' }).protectedGlob(forms);
+  let built: { paths: readonly string[]; policy: Policy } | undefined;
+  return (forms) => {
+    const paths = userPaths();
+    if (built?.paths !== paths) built = { paths, policy: new Policy({ settings: new RuleSet([]), remembered: new RuleSet([]), protectedPaths: paths, autoApprove: 'off' }) };
+    return built.policy.protectedGlob(forms);
+  };
 }
 
 /**
@@ -21,8 +29,8 @@ export function protectedGlobOf(userPaths: () => readonly string[]): ProtectedGl
  * existing parent for a file to re-create: a real path outside every root (a link planted after
  * the change, or a parent folder swapped for one) is refused, as is a path that cannot be
  * followed (a dangling link would create its target, wherever it is). The real path is given
- * under the workspace folder as it was opened. Whether it is protected is
- * decided on every form of it, as named and as resolved, relative to each root.
+ * under the workspace folder as it was opened. Whether it is protected is decided on every form
+ * of it, as named and as resolved, relative to each root, from that one resolution.
  */
 export async function placeForRestore(fsPath: string, roots: readonly string[], protectedGlob: ProtectedGlob): Promise<Placement> {
   let real: string;
@@ -32,14 +40,12 @@ export async function placeForRestore(fsPath: string, roots: readonly string[], 
     if (error instanceof PathRefusal) return { ok: false, reason: `not restored: ${error.message}` };
     throw error;
   }
-  const absolute = roots.filter((r) => path.isAbsolute(r));
-  for (const root of absolute) {
-    const realRoot = await realpath(root).catch(() => root);
-    if (!isInside(realRoot, real)) continue;
-    // Under the folder as the workspace opened it: a folder opened through a link (macOS's /tmp)
-    // keeps its documents' names, so VS Code's undo finds the edit; no link below it is followed again.
-    const placed = path.join(root, path.relative(realRoot, real));
-    return { ok: true, real: placed, protectedBy: protectedGlob(await policyPaths(fsPath, absolute)) };
-  }
-  return { ok: false, reason: `not restored: it leads outside the workspace folders (to ${real})` };
+  const { given, real: realRoots } = await rootsOf(roots);
+  const inside = realRoots.findIndex((realRoot) => isInside(realRoot, real));
+  if (inside === -1) return { ok: false, reason: `not restored: it leads outside the workspace folders (to ${real})` };
+  // Under the folder as the workspace opened it: a folder opened through a link (macOS's /tmp)
+  // keeps its documents' names, so VS Code's undo finds the edit; no link below it is followed again.
+  const placed = path.join(given[inside], path.relative(realRoots[inside], real));
+  const forms = pathForms([path.resolve(fsPath), real], [...new Set([...given, ...realRoots])]);
+  return { ok: true, real: placed, protectedBy: protectedGlob([...forms.names, ...forms.absolute]) };
 }
